@@ -1,0 +1,14 @@
+/** Version of this SDK, sent as `sdkVersion` in every payload and in the OTLP resource. */
+export const SDK_VERSION = "0.1.0";
+
+/** SDK origin name stored in `rawSpan.span_origin.name` (decisions.md, Naming). */
+export const SDK_ORIGIN_NAME = "reprise.sdk.typescript";
+
+/** Origin tag for spans and traces recorded by the wrappers (wire-facts §3.1 `source`). */
+export const SDK_SOURCE = "typescript-sdk-function";
+
+/** OTLP resource `service.name` of the private provider (wire-facts §6.2). */
+export const SDK_SERVICE_NAME = "reprise-typescript-sdk";
+
+/** OTLP instrumentation scope name of the carrier spans. */
+export const SDK_SCOPE_NAME = "reprise";
