@@ -1,0 +1,20 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // Loaded by Node at run time, never bundled: PGlite loads WASM and data files, Prisma's runtime and
+  // protobufjs use dynamic requires (DEVELOPERS.md, "Facts about this environment").
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "pglite-prisma-adapter",
+    "@prisma/client",
+    "@prisma/adapter-pg",
+    "@prisma/driver-adapter-utils",
+    "pg",
+    "protobufjs",
+  ],
+  poweredByHeader: false,
+  reactStrictMode: true,
+  typedRoutes: false,
+  eslint: { ignoreDuringBuilds: true },
+};
+
+export default nextConfig;

@@ -1,0 +1,44 @@
+// `npm start`: build when the sources changed since the last build, then serve with `next start`.
+// Migrations and first-run setup happen inside the server process (instrumentation.ts).
+import fs from "node:fs";
+import path from "node:path";
+import crypto from "node:crypto";
+import { spawn, spawnSync } from "node:child_process";
+import { ensureGenerated } from "./ensure-generated.mjs";
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+const fingerprintFile = path.join(root, ".next", "reprise-build-fingerprint");
+const SOURCES = ["app", "server", "prisma", "proto", "instrumentation.ts", "next.config.mjs", "package-lock.json", "postcss.config.mjs"];
+
+/** Size and mtime of every source file: cheap, and changes whenever a file does. */
+function fingerprint() {
+  const hash = crypto.createHash("sha256");
+  const walk = (p) => {
+    if (!fs.existsSync(p)) return;
+    const st = fs.statSync(p);
+    if (st.isDirectory()) {
+      if (p.endsWith(`${path.sep}generated`)) return;
+      for (const name of fs.readdirSync(p).sort()) walk(path.join(p, name));
+    } else if (!/\.test\.tsx?$/.test(p)) {
+      hash.update(`${path.relative(root, p)}:${st.size}:${st.mtimeMs}\n`);
+    }
+  };
+  for (const s of SOURCES) walk(path.join(root, s));
+  return hash.digest("hex");
+}
+
+ensureGenerated();
+const current = fingerprint();
+const built = fs.existsSync(fingerprintFile) ? fs.readFileSync(fingerprintFile, "utf8") : "";
+if (current !== built || !fs.existsSync(path.join(root, ".next", "BUILD_ID"))) {
+  console.error("reprise: building the app (first start, or sources changed)…");
+  const result = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, stdio: "inherit" });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+  fs.writeFileSync(fingerprintFile, current);
+}
+
+const port = process.env.PORT || "3000";
+const child = spawn(process.execPath, [nextBin, "start", "-p", port, ...process.argv.slice(2)], { cwd: root, stdio: "inherit" });
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
+child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,24 @@
+import { z } from "zod";
+
+export const ZEmail = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ message: "must be an email address" }));
+
+export const ZPassword = z.string().min(8, "must be at least 8 characters").max(1024);
+
+export const ZCreateOrganizationInput = z.object({
+  name: z.string().trim().min(1, "must not be empty").max(200),
+  email: ZEmail,
+  password: ZPassword,
+  /** An exact key to register instead of generating one (headless first run). */
+  apiKey: z.string().optional(),
+});
+export type TCreateOrganizationInput = z.input<typeof ZCreateOrganizationInput>;
+
+export interface TAuthContext {
+  organizationId: string;
+  userId: string;
+  apiKeyId: string;
+}

@@ -1,0 +1,110 @@
+// Opens the database: PostgreSQL through the pg pool when a URL is given, else embedded PGlite.
+// Prisma (CRUD) and the raw SQL client (hot path, migrator) share one pool or one PGlite instance.
+import fs from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { PrismaClient } from "../generated/prisma/client.ts";
+import { createPgliteSql, createPgSql, type SqlDatabase } from "./sql.ts";
+
+export type Prisma = InstanceType<typeof PrismaClient>;
+
+export interface Database {
+  prisma: Prisma;
+  sql: SqlDatabase;
+  /** Human-readable description of where data lives, for logs (never includes a password). */
+  location: string;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgresql://… ; when absent, PGlite is used. */
+  url?: string;
+  /** PGlite data directory; "memory://" for an in-memory database. */
+  dataDir?: string;
+  /** Pool size for PostgreSQL. */
+  maxConnections?: number;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.url) return openPostgres(options.url, options.maxConnections ?? 10);
+  return openPglite(options.dataDir ?? "./.data");
+}
+
+function openPostgres(url: string, max: number): Database {
+  const pool = new pg.Pool({ connectionString: url, max });
+  // An idle client erroring (server restart) must not crash the process; the next query reconnects.
+  pool.on("error", () => undefined);
+  const sql = createPgSql(pool);
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const u = new URL(url);
+  return {
+    prisma,
+    sql,
+    location: `postgresql://${u.host}${u.pathname}`,
+    async close() {
+      await prisma.$disconnect();
+      await sql.close();
+    },
+  };
+}
+
+async function openPglite(dataDir: string): Promise<Database> {
+  const inMemory = dataDir.startsWith("memory://");
+  const releaseLock = inMemory ? () => undefined : lockDataDir(path.resolve(dataDir));
+  const pglite = inMemory ? new PGlite() : new PGlite(path.resolve(dataDir));
+  await pglite.waitReady;
+  const sql = createPgliteSql(pglite);
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  return {
+    prisma,
+    sql,
+    location: inMemory ? "PGlite (in memory)" : `PGlite at ${path.resolve(dataDir)}`,
+    async close() {
+      await prisma.$disconnect();
+      await sql.close();
+      releaseLock();
+    },
+  };
+}
+
+/**
+ * PGlite is an in-process database: two processes opening one data directory would corrupt it.
+ * A pid file makes the second opener (a second server, or the admin CLI while the server runs) fail
+ * with a message saying what to do.
+ */
+function lockDataDir(dir: string): () => void {
+  fs.mkdirSync(dir, { recursive: true });
+  const lockFile = path.join(dir, "reprise.pid");
+  try {
+    const holder = Number(fs.readFileSync(lockFile, "utf8"));
+    if (holder && holder !== process.pid && isAlive(holder)) {
+      throw new Error(
+        `The embedded database in ${dir} is in use by process ${holder}. Stop that process first, or use PostgreSQL (DATABASE_URL) to run several processes.`,
+      );
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  fs.writeFileSync(lockFile, String(process.pid));
+  const release = () => {
+    try {
+      if (fs.readFileSync(lockFile, "utf8") === String(process.pid)) fs.unlinkSync(lockFile);
+    } catch {
+      /* already gone */
+    }
+  };
+  process.once("exit", release);
+  return release;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

@@ -1,0 +1,78 @@
+// A thin, driver-level SQL interface shared by PGlite and PostgreSQL. Prisma does CRUD; this is for
+// the ingestion hot path and the migrator, where Prisma's per-row cost is too high (STYLE.md, Database).
+import type { Sql } from "@prisma/client/runtime/client";
+
+/** Tagged template for parameterised SQL (sql-template-tag, as Prisma.sql). Never build SQL by concatenation. */
+export { sqltag as sql, join, raw, empty } from "@prisma/client/runtime/client";
+export type { Sql };
+import pg from "pg";
+import type { PGlite, Transaction } from "@electric-sql/pglite";
+
+export type SqlKind = "postgres" | "pglite";
+
+export interface SqlClient {
+  /** Runs one parameterised statement built with the `sql` template tag. */
+  query<R = Record<string, unknown>>(statement: Sql): Promise<R[]>;
+  /** Runs a script of one or more statements without parameters (migrations). */
+  exec(script: string): Promise<void>;
+}
+
+export interface SqlDatabase extends SqlClient {
+  readonly kind: SqlKind;
+  /** Runs `fn` in one transaction (READ COMMITTED), committing when it resolves. */
+  transaction<T>(fn: (tx: SqlClient) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export function createPgSql(pool: pg.Pool): SqlDatabase {
+  const clientOf = (c: pg.Pool | pg.PoolClient): SqlClient => ({
+    async query<R>(statement: Sql) {
+      const res = await c.query(statement.text, statement.values as unknown[]);
+      return res.rows as R[];
+    },
+    async exec(script: string) {
+      await c.query(script);
+    },
+  });
+  return {
+    kind: "postgres",
+    ...clientOf(pool),
+    async transaction<T>(fn: (tx: SqlClient) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const result = await fn(clientOf(client));
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
+
+export function createPgliteSql(db: PGlite): SqlDatabase {
+  const clientOf = (c: PGlite | Transaction): SqlClient => ({
+    async query<R>(statement: Sql) {
+      const res = await c.query<R>(statement.text, statement.values as unknown[]);
+      return res.rows;
+    },
+    async exec(script: string) {
+      await c.exec(script);
+    },
+  });
+  return {
+    kind: "pglite",
+    ...clientOf(db),
+    transaction: (fn) => db.transaction((tx) => fn(clientOf(tx))),
+    async close() {
+      if (!db.closed) await db.close();
+    },
+  };
+}

@@ -1,0 +1,60 @@
+// The only place that reads process.env (STYLE.md). Parsed once, validated with zod, like t3's env.js.
+import { z } from "zod";
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === "" ? undefined : v));
+
+const intInRange = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === "") return fallback;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: "custom", message: `must be an integer from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+export const ZEnv = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: intInRange(1, 65535, 3000),
+  DATABASE_URL: optionalString.pipe(
+    z.string().regex(/^postgres(ql)?:\/\//, "must start with postgresql://").optional(),
+  ),
+  REPRISE_DATA_DIR: optionalString.transform((v) => v ?? "./.data"),
+  REPRISE_INIT_ORG_NAME: optionalString,
+  REPRISE_INIT_USER_EMAIL: optionalString,
+  REPRISE_INIT_USER_PASSWORD: optionalString,
+  REPRISE_INIT_API_KEY: optionalString,
+  REPRISE_OTLP_INGEST_CONCURRENCY: intInRange(1, 32, 8),
+  REPRISE_JUDGE_CONCURRENCY: intInRange(1, 64, 4),
+  REPRISE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  OPENAI_BASE_URL: optionalString.transform((v) => v ?? "https://api.openai.com/v1"),
+  OPENAI_API_KEY: optionalString,
+});
+
+export type TEnv = z.infer<typeof ZEnv>;
+
+let cached: TEnv | undefined;
+
+/** The validated environment. Throws a readable error naming every bad variable. */
+export function getEnv(): TEnv {
+  if (cached) return cached;
+  const parsed = ZEnv.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  cached = parsed.data;
+  return cached;
+}
+
+/** For tests that change the environment between cases. */
+export function resetEnvCache(): void {
+  cached = undefined;
+}

@@ -1,0 +1,79 @@
+// One error type and ONE table from code to HTTP status and tRPC code, used by every surface
+// (STYLE.md: Documenso kept two tables and they drifted).
+
+export const ERROR_CODES = {
+  bad_request: { http: 400, trpc: "BAD_REQUEST" },
+  validation_failed: { http: 400, trpc: "BAD_REQUEST" },
+  invalid_json: { http: 400, trpc: "PARSE_ERROR" },
+  invalid_body_encoding: { http: 400, trpc: "BAD_REQUEST" },
+  unauthorized: { http: 401, trpc: "UNAUTHORIZED" },
+  forbidden: { http: 403, trpc: "FORBIDDEN" },
+  not_found: { http: 404, trpc: "NOT_FOUND" },
+  method_not_allowed: { http: 405, trpc: "METHOD_NOT_SUPPORTED" },
+  conflict: { http: 409, trpc: "CONFLICT" },
+  payload_too_large: { http: 413, trpc: "PAYLOAD_TOO_LARGE" },
+  unsupported_media_type: { http: 415, trpc: "UNSUPPORTED_MEDIA_TYPE" },
+  rate_limited: { http: 429, trpc: "TOO_MANY_REQUESTS" },
+  internal_error: { http: 500, trpc: "INTERNAL_SERVER_ERROR" },
+  service_unavailable: { http: 503, trpc: "INTERNAL_SERVER_ERROR" },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+export type TrpcErrorCode = (typeof ERROR_CODES)[ErrorCode]["trpc"];
+
+export interface ValidationIssue {
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly issues?: ValidationIssue[];
+  /** Seconds; sent as Retry-After (429, 503). */
+  readonly retryAfter?: number;
+
+  constructor(code: ErrorCode, message: string, details?: { issues?: ValidationIssue[]; retryAfter?: number; cause?: unknown }) {
+    super(message, { cause: details?.cause });
+    this.name = "AppError";
+    this.code = code;
+    this.issues = details?.issues;
+    this.retryAfter = details?.retryAfter;
+  }
+
+  get httpStatus(): number {
+    return ERROR_CODES[this.code].http;
+  }
+
+  get trpcCode(): TrpcErrorCode {
+    return ERROR_CODES[this.code].trpc;
+  }
+}
+
+export const notFound = (what: string) => new AppError("not_found", `${what} not found`);
+export const badRequest = (message: string) => new AppError("bad_request", message);
+
+/** zod issues → our `issues` list (field path and message). */
+export function toValidationIssues(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): ValidationIssue[] {
+  return issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
+}
+
+/**
+ * True for failures that mean "the database is unreachable or overloaded right now": the client should
+ * retry later (503 + Retry-After), as opposed to a bug (500).
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  let e: unknown = error;
+  while (e && typeof e === "object" && !seen.has(e)) {
+    seen.add(e);
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string") {
+      // Connection refused/reset, pool timeouts, PostgreSQL "too many connections", shutdown, lock timeouts.
+      if (["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "57P01", "57P02", "57P03", "53300", "53000", "55P03"].includes(code)) return true;
+    }
+    const message = (e as { message?: unknown }).message;
+    if (typeof message === "string" && /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED/i.test(message)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -1,0 +1,77 @@
+// The one body reader for every /api/sdk/* route (http-interface.md, "Request compression").
+// Limits are enforced while reading: raw bytes are counted as they stream, and decompression stops
+// at the cap (maxOutputLength), so a small gzip bomb is never inflated into memory.
+import zlib from "node:zlib";
+import { promisify } from "node:util";
+import { AppError } from "../errors.ts";
+
+/** Decompressed request body ceiling (http-interface.md, Limits). */
+export const MAX_BODY_BYTES = 8_000_000;
+
+const gunzip = promisify(zlib.gunzip);
+const inflate = promisify(zlib.inflate);
+const inflateRaw = promisify(zlib.inflateRaw);
+
+type Encoding = "identity" | "gzip" | "deflate";
+
+export function parseContentEncoding(header: string | null): Encoding {
+  const value = (header ?? "").trim().toLowerCase();
+  if (value === "" || value === "identity" || value === "none") return "identity";
+  if (value === "gzip" || value === "x-gzip") return "gzip";
+  if (value === "deflate") return "deflate";
+  throw new AppError(
+    "unsupported_media_type",
+    `Content-Encoding "${header}" is not supported; send the body uncompressed, or compressed with gzip or deflate.`,
+  );
+}
+
+const tooLarge = () =>
+  new AppError("payload_too_large", `The request body exceeds ${MAX_BODY_BYTES} bytes after decompression.`);
+
+/** Reads, decompresses and size-checks a request body. */
+export async function readBody(request: Request, limit: number = MAX_BODY_BYTES): Promise<Buffer> {
+  const encoding = parseContentEncoding(request.headers.get("content-encoding"));
+  const raw = await readRaw(request, limit);
+  if (encoding === "identity" || raw.length === 0) return raw;
+  try {
+    if (encoding === "gzip") return await gunzip(raw, { maxOutputLength: limit });
+    // "deflate" is meant to be zlib-wrapped (RFC 9110), but some clients send raw deflate.
+    const zlibWrapped = raw.length >= 2 && (raw[0] & 0x0f) === 8 && ((raw[0] << 8) | raw[1]) % 31 === 0;
+    return zlibWrapped ? await inflate(raw, { maxOutputLength: limit }) : await inflateRaw(raw, { maxOutputLength: limit });
+  } catch (error) {
+    if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") throw tooLarge();
+    throw new AppError("invalid_body_encoding", `The ${encoding} body is truncated or corrupt: ${(error as Error).message}`);
+  }
+}
+
+async function readRaw(request: Request, limit: number): Promise<Buffer> {
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
+  if (!request.body) return Buffer.alloc(0);
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const reader = request.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > limit) throw tooLarge();
+      chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+    }
+  } finally {
+    if (total > limit) await reader.cancel().catch(() => undefined);
+    reader.releaseLock();
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/** Parses a JSON body; bad JSON is a 400 with a message a person can act on. */
+export function parseJson(body: Buffer): unknown {
+  if (body.length === 0) return undefined;
+  try {
+    return JSON.parse(body.toString("utf8"));
+  } catch (error) {
+    throw new AppError("invalid_json", `The request body is not valid JSON: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,131 @@
+// Integration-test harness: a fresh database per test file (PGlite in memory, or a new PostgreSQL
+// database when REPRISE_TEST_DB=postgres), route handlers called in-process with real Requests.
+import { randomUUID } from "node:crypto";
+import zlib from "node:zlib";
+import pg from "pg";
+import { afterAll, beforeAll } from "vitest";
+import { openDatabase, type Database } from "../server/db/client.ts";
+import { migrate } from "../server/db/migrator.ts";
+import { setDb } from "../server/db.ts";
+import { createOrganization } from "../server/auth/auth.service.ts";
+
+export const onPostgres = process.env.REPRISE_TEST_DB === "postgres";
+
+export function testDatabaseUrl(): string {
+  const url = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+  if (!url) throw new Error("REPRISE_TEST_DB=postgres needs TEST_DATABASE_URL");
+  return url;
+}
+
+/** Creates an empty PostgreSQL database on the test server; returns its URL and a dropper. */
+export async function createEmptyPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const base = new URL(testDatabaseUrl());
+  const name = `reprise_test_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
+  const admin = new pg.Client({ connectionString: base.toString() });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base.toString());
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: base.toString() });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** A migrated, empty database for one test file. */
+export async function createTestDatabase(): Promise<Database> {
+  if (onPostgres) {
+    const { url, drop } = await createEmptyPostgresDatabase();
+    const db = await openDatabase({ url, maxConnections: 10 });
+    await migrate(db.sql);
+    const close = db.close;
+    return { ...db, close: async () => { await close(); await drop(); } };
+  }
+  const db = await openDatabase({ dataDir: "memory://" });
+  await migrate(db.sql);
+  return db;
+}
+
+/**
+ * Registers beforeAll/afterAll that give the file a fresh database and point the app at it.
+ * Returns a getter (the database exists only once beforeAll ran).
+ */
+export function useTestDatabase(): () => Database {
+  let db: Database | undefined;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    setDb(db);
+  });
+  afterAll(async () => {
+    setDb(undefined);
+    await db?.close();
+  });
+  return () => {
+    if (!db) throw new Error("the test database is not ready (call inside a test or hook)");
+    return db;
+  };
+}
+
+export interface TestOrg {
+  organizationId: string;
+  userId: string;
+  apiKey: string;
+  email: string;
+}
+
+export async function createTestOrg(db: Database, name = "Test org"): Promise<TestOrg> {
+  const email = `user-${randomUUID()}@example.com`;
+  const created = await createOrganization(db.prisma, { name, email, password: "correct horse battery" });
+  return { ...created, email };
+}
+
+type Handler = (request: Request, context?: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+
+export interface CallOptions {
+  method?: string;
+  path?: string;
+  apiKey?: string | null;
+  headers?: Record<string, string>;
+  /** JSON-serialised unless it is a Buffer/string. */
+  body?: unknown;
+  /** Compress the body with this encoding (sets Content-Encoding). */
+  encoding?: "gzip" | "x-gzip" | "deflate";
+  params?: Record<string, string>;
+}
+
+export interface CallResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  raw: Buffer;
+}
+
+/** Calls a route handler in-process with a real Request, like Hono's app.request. */
+export async function call<T = any>(handler: Handler, options: CallOptions = {}): Promise<CallResult<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+  let body: Buffer | undefined;
+  if (options.body !== undefined) {
+    body = Buffer.isBuffer(options.body)
+      ? options.body
+      : Buffer.from(typeof options.body === "string" ? options.body : JSON.stringify(options.body));
+    headers["content-type"] ??= "application/json";
+  }
+  if (body && options.encoding) {
+    body = options.encoding === "deflate" ? zlib.deflateSync(body) : zlib.gzipSync(body);
+    headers["content-encoding"] = options.encoding;
+  }
+  const method = options.method ?? (body ? "POST" : "GET");
+  const request = new Request(`http://reprise.test${options.path ?? "/"}`, { method, headers, body });
+  const response = await handler(request, { params: Promise.resolve(options.params ?? {}) });
+  const raw = Buffer.from(await response.arrayBuffer());
+  const type = response.headers.get("content-type") ?? "";
+  const parsed = type.includes("json") && raw.length > 0 ? JSON.parse(raw.toString("utf8")) : raw;
+  return { status: response.status, headers: response.headers, body: parsed as T, raw };
+}
