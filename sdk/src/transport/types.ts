@@ -1,0 +1,26 @@
+/** Carrier operations (interface, POST /api/sdk/otel/v1/traces). */
+export type Operation = "external_span" | "external_trace" | "internal_trace";
+
+/** Carrier span attribute naming the operation (decisions.md, Naming). */
+export const OPERATION_ATTRIBUTE = "reprise.operation";
+/** Carrier span attribute holding the JSON-encoded payload (decisions.md, Naming). */
+export const PAYLOAD_ATTRIBUTE = "reprise.payload";
+
+/** What the transport remembers about a carrier without re-reading its payload. */
+export interface CarrierInfo {
+  operation: Operation;
+  /** SDK trace id (`sourceTraceId` / `externalTrace.id`). */
+  traceId: string;
+  /** SDK span id, for span carriers. */
+  spanId?: string;
+}
+
+/** Summary of an OTLP response body. */
+export interface ResponseSummary {
+  /** A 2xx body with a string `error` is a rejection (wire-facts §1.4). */
+  error?: string;
+  rejectedSpans: number;
+  errorMessage?: string;
+  /** `{sourceTraceId: serverTraceId}` reported by Reprise's JSON responses (wire-facts §6.4). */
+  traceIds?: Record<string, string>;
+}
