@@ -7,6 +7,7 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   if (raw === undefined || raw.trim() === "") return undefined;
   const text = raw.trim();
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  if (!/[a-z]/i.test(text)) return undefined; // an HTTP-date names a day and month; "-1" is not one
   const date = Date.parse(text);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
