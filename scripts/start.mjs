@@ -28,6 +28,11 @@ function fingerprint() {
   return hash.digest("hex");
 }
 
+// Our lockfile omits registry URLs (npm config here), which Next.js mistakes for a broken lockfile
+// and tries to "patch" over the network on every build.
+process.env.NEXT_IGNORE_INCORRECT_LOCKFILE ??= "1";
+process.env.NEXT_TELEMETRY_DISABLED ??= "1";
+
 ensureGenerated();
 const current = fingerprint();
 const built = fs.existsSync(fingerprintFile) ? fs.readFileSync(fingerprintFile, "utf8") : "";

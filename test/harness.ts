@@ -122,7 +122,7 @@ export async function call<T = any>(handler: Handler, options: CallOptions = {})
     headers["content-encoding"] = options.encoding;
   }
   const method = options.method ?? (body ? "POST" : "GET");
-  const request = new Request(`http://reprise.test${options.path ?? "/"}`, { method, headers, body });
+  const request = new Request(`http://reprise.test${options.path ?? "/"}`, { method, headers, body: body ? new Uint8Array(body) : undefined });
   const response = await handler(request, { params: Promise.resolve(options.params ?? {}) });
   const raw = Buffer.from(await response.arrayBuffer());
   const type = response.headers.get("content-type") ?? "";

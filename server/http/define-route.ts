@@ -32,7 +32,7 @@ type NextRouteContext = { params: Promise<Record<string, string | string[]>> };
 
 export function defineRoute<TBody = undefined, TQuery = undefined, TParams = undefined>(
   options: RouteOptions<TBody, TQuery, TParams>,
-): (request: Request, context?: NextRouteContext) => Promise<Response> {
+): (request: Request, context: NextRouteContext) => Promise<Response> {
   return async (request, context) => {
     const requestId = request.headers.get("x-request-id") ?? randomUUID();
     try {
