@@ -1,0 +1,55 @@
+import { randomUUID } from "node:crypto";
+import { encodeValue, type EncodedValue } from "../encoding/value-codec.js";
+import type { PayloadError, SpanType } from "./types.js";
+
+/** Mutable state of one running span. */
+export class SpanState {
+  readonly id = randomUUID();
+  readonly startedAt = new Date();
+  endedAt: Date | undefined;
+  input: EncodedValue | undefined;
+  output: EncodedValue | undefined;
+  error: string | undefined;
+  prompt: string | undefined;
+  readonly contexts: unknown[] = [];
+  readonly errors: PayloadError[] = [];
+
+  constructor(
+    readonly name: string,
+    readonly type: SpanType,
+    readonly instrumentation: "span" | "trace",
+    readonly parentId: string | undefined,
+    readonly functionName: string | undefined,
+  ) {}
+
+  /** True for the trace's root span (no parent). */
+  get isRoot(): boolean {
+    return this.parentId === undefined;
+  }
+
+  /** Records the argument array as the span input. */
+  setInput(args: unknown[]): void {
+    this.input = encodeValue(args);
+    this.noteLoss("input", this.input);
+  }
+
+  /** Records the return value (or what a generator produced) as the span output. */
+  setOutput(value: unknown): void {
+    this.output = encodeValue(value);
+    this.noteLoss("output", this.output);
+  }
+
+  /** Records an error the wrapped code threw. */
+  setError(error: unknown): void {
+    this.error = error instanceof Error ? error.message || error.name : String(error);
+  }
+
+  private noteLoss(field: string, value: EncodedValue): void {
+    if (value.lost.length === 0) return;
+    this.errors.push({
+      source: "sdk",
+      step: "serialization_degraded",
+      error: `non-replayable: could not faithfully capture ${field}: ${value.lost.join(", ")}`,
+    });
+  }
+}

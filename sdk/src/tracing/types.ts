@@ -1,0 +1,41 @@
+/** Span types (interface, Trace outline). Anything else is recorded as `custom`. */
+export type SpanType = "llm" | "agent" | "function" | "guardrail" | "handoff" | "custom";
+
+const SPAN_TYPES = new Set<string>(["llm", "agent", "function", "guardrail", "handoff", "custom"]);
+
+/** Coerces an arbitrary value to a valid span type. */
+export function toSpanType(value: unknown): SpanType {
+  return typeof value === "string" && SPAN_TYPES.has(value) ? (value as SpanType) : "custom";
+}
+
+/** Options of `withSpan` and the `span` decorator. */
+export interface SpanOptions {
+  /** Span type; default `custom`. */
+  type?: SpanType;
+}
+
+/** Options of `withTrace` and the `trace` decorator. */
+export interface TraceOptions {
+  /** Name of the root span; default the trace function key. */
+  spanName?: string;
+  /** Type of the root span; default `function`. */
+  type?: SpanType;
+}
+
+/** Replay attribution carried by a trace run by the replay runner (wire-facts §9.5). */
+export interface ReplayAttribution {
+  testRunId: string;
+  inputSourceSpanId: string;
+  inputSourceTraceId: string;
+  attempt: number;
+}
+
+/** Kind of ingestion stored on the trace (interface, Trace). */
+export type IngestionType = "captured" | "seeded";
+
+/** An entry of a payload's `errors` list (interface, Span). */
+export interface PayloadError {
+  source: string;
+  error: string;
+  step?: string;
+}
