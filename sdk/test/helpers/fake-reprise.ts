@@ -92,7 +92,7 @@ export function fakeReprise(originals: FakeOriginal[]) {
   const ingest = (request: RecordedRequest): FakeResponse => {
     const traceIds: Record<string, string> = {};
     for (const carrier of carriersOf(request)) {
-      const payload = carrier.payload;
+      const payload = carrier.payload as Payload;
       if (carrier.operation === "external_span") {
         const list = spans.get(payload.sourceTraceId) ?? [];
         list.push(payload);
