@@ -3,7 +3,7 @@
 //   2. the integration tests again on PostgreSQL when TEST_DATABASE_URL (or DATABASE_URL) is set
 //   3. the SDK's tests (npm workspace sdk/)
 //   4. the Playwright journeys in Chromium, when e2e/ has specs
-// Stops at the first failing stage and exits non-zero.
+// Stops at the first failing stage and exits non-zero; ends with one "N passed, N failed" line.
 import fs from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
@@ -11,41 +11,80 @@ import { ensureGenerated } from "./ensure-generated.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
+const reports = path.join(root, "test-results", "reports");
+fs.rmSync(reports, { recursive: true, force: true });
+fs.mkdirSync(reports, { recursive: true });
+const totals = { passed: 0, failed: 0, skipped: 0 };
 
-function run(title, command, args, env = {}) {
+/** Adds a stage's counts from its JSON report (Vitest's jest-style report, or Playwright's stats). */
+function count(reportFile) {
+  if (!fs.existsSync(reportFile)) return;
+  const r = JSON.parse(fs.readFileSync(reportFile, "utf8"));
+  if (r.stats && "expected" in r.stats) {
+    totals.passed += r.stats.expected + r.stats.flaky;
+    totals.failed += r.stats.unexpected;
+    totals.skipped += r.stats.skipped;
+  } else {
+    totals.passed += r.numPassedTests ?? 0;
+    totals.failed += r.numFailedTests ?? 0;
+    totals.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+  }
+}
+
+function summary() {
+  console.log(`\ntotal: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+}
+
+function run(title, command, args, env, reportFile) {
   console.log(`\n▶ ${title}`);
   const started = Date.now();
   const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
+  if (reportFile) count(reportFile);
   if (result.status !== 0) {
     console.error(`✖ ${title} failed after ${seconds}s`);
+    if (totals.failed === 0) totals.failed = 1;
+    summary();
     process.exit(result.status ?? 1);
   }
   console.log(`✔ ${title} (${seconds}s)`);
 }
 
-ensureGenerated();
-const { DATABASE_URL, ...envWithoutDb } = process.env;
-const pgUrl = process.env.TEST_DATABASE_URL ?? DATABASE_URL;
+const vitestArgs = (name) => ["--reporter=default", "--reporter=json", `--outputFile.json=${path.join(reports, `${name}.json`)}`];
 
-// The PGlite run must not inherit DATABASE_URL, or the app code under test would use it.
-run("unit and integration tests on PGlite", bin("vitest"), ["run"], { ...envWithoutDb, DATABASE_URL: "" });
+ensureGenerated();
+const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+// No stage may inherit DATABASE_URL, or the app code under test would use it instead of its own database.
+const noDb = { DATABASE_URL: "" };
+
+run("unit and integration tests on PGlite", bin("vitest"), ["run", ...vitestArgs("pglite")], noDb, path.join(reports, "pglite.json"));
 
 if (pgUrl) {
-  run("integration tests on PostgreSQL", bin("vitest"), ["run", ".int.test.ts"], {
-    DATABASE_URL: "",
-    TEST_DATABASE_URL: pgUrl,
-    REPRISE_TEST_DB: "postgres",
-  });
+  run(
+    "integration tests on PostgreSQL",
+    bin("vitest"),
+    ["run", ".int.test.ts", ...vitestArgs("postgres")],
+    { ...noDb, TEST_DATABASE_URL: pgUrl, REPRISE_TEST_DB: "postgres" },
+    path.join(reports, "postgres.json"),
+  );
 } else {
   console.log("\n(skipping the PostgreSQL run: set TEST_DATABASE_URL=postgresql://… to include it)");
 }
 
-if (fs.existsSync(path.join(root, "sdk", "package.json")) && JSON.parse(fs.readFileSync(path.join(root, "sdk", "package.json"), "utf8")).scripts?.test) {
-  run("SDK tests", "npm", ["test", "--silent", "-w", "sdk"], { DATABASE_URL: "" });
+const sdkPackage = path.join(root, "sdk", "package.json");
+if (fs.existsSync(sdkPackage) && JSON.parse(fs.readFileSync(sdkPackage, "utf8")).scripts?.test) {
+  run("SDK tests", "npm", ["test", "--silent", "-w", "sdk", "--", ...vitestArgs("sdk")], noDb, path.join(reports, "sdk.json"));
 }
 
-const hasE2e = fs.existsSync(path.join(root, "e2e")) && fs.readdirSync(path.join(root, "e2e")).some((f) => f.endsWith(".spec.ts"));
-if (hasE2e) {
-  run("end-to-end tests (Playwright, Chromium)", bin("playwright"), ["test"], { DATABASE_URL: "" });
+const e2eDir = path.join(root, "e2e");
+if (fs.existsSync(e2eDir) && fs.readdirSync(e2eDir).some((f) => f.endsWith(".spec.ts"))) {
+  run(
+    "end-to-end tests (Playwright, Chromium)",
+    bin("playwright"),
+    ["test", "--reporter=list,json"],
+    { ...noDb, PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(reports, "e2e.json"), ...(pgUrl ? { TEST_DATABASE_URL: pgUrl } : {}) },
+    path.join(reports, "e2e.json"),
+  );
 }
+
+summary();

@@ -58,6 +58,17 @@ export function toValidationIssues(issues: ReadonlyArray<{ path: PropertyKey[]; 
 }
 
 /**
+ * Error codes meaning "try again later": socket errors; PostgreSQL shutdown, "too many connections",
+ * out of resources and lock-timeout SQLSTATEs; Prisma's cannot-reach, timeouts, closed connection,
+ * pool timeout and too-many-connections codes.
+ */
+const UNAVAILABLE_CODES = new Set([
+  "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN",
+  "57P01", "57P02", "57P03", "53300", "53000", "53200", "55P03",
+  "P1001", "P1002", "P1008", "P1017", "P2024", "P2037",
+]);
+
+/**
  * True for failures that mean "the database is unreachable or overloaded right now": the client should
  * retry later (503 + Retry-After), as opposed to a bug (500).
  */
@@ -68,8 +79,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     seen.add(e);
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string") {
-      // Connection refused/reset, pool timeouts, PostgreSQL "too many connections", shutdown, lock timeouts.
-      if (["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "57P01", "57P02", "57P03", "53300", "53000", "55P03"].includes(code)) return true;
+      if (UNAVAILABLE_CODES.has(code)) return true;
     }
     const message = (e as { message?: unknown }).message;
     if (typeof message === "string" && /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED/i.test(message)) return true;
