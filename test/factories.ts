@@ -9,16 +9,23 @@ export interface TraceOverrides {
   traceFunctionKey?: string;
   status?: "pending" | "completed" | "failed";
   ingestionType?: "captured" | "seeded";
-  startedAt?: Date;
-  endedAt?: Date;
+  /** null: a trace whose start is not known yet. */
+  startedAt?: Date | null;
+  endedAt?: Date | null;
   testRunId?: string | null;
   originalTraceId?: string | null;
   replayAttempt?: number | null;
+  dropped?: boolean;
+  sessionId?: string | null;
+  metadata?: Record<string, unknown>;
+  contexts?: unknown[];
+  expectedSpanCount?: number | null;
 }
 
 export async function createTrace(db: Database, organizationId: string, o: TraceOverrides = {}) {
   const id = o.id ?? newId();
-  const startedAt = o.startedAt ?? new Date();
+  const startedAt = o.startedAt === null ? null : (o.startedAt ?? new Date());
+  const endedAt = o.endedAt === null || !startedAt ? (o.endedAt ?? null) : (o.endedAt ?? new Date(startedAt.getTime() + 1000));
   return db.prisma.trace.create({
     data: {
       organizationId,
@@ -29,11 +36,16 @@ export async function createTrace(db: Database, organizationId: string, o: Trace
       status: o.status ?? "completed",
       ingestionType: o.ingestionType ?? "captured",
       startedAt,
-      endedAt: o.endedAt ?? new Date(startedAt.getTime() + 1000),
+      endedAt,
       completedAt: (o.status ?? "completed") === "pending" ? null : new Date(),
       testRunId: o.testRunId ?? null,
       originalTraceId: o.originalTraceId ?? null,
       replayAttempt: o.replayAttempt ?? null,
+      dropped: o.dropped ?? false,
+      sessionId: o.sessionId ?? null,
+      metadata: (o.metadata ?? {}) as object,
+      contexts: (o.contexts ?? []) as object[],
+      expectedSpanCount: o.expectedSpanCount ?? null,
     },
   });
 }
@@ -49,6 +61,29 @@ export interface SpanOverrides {
   startedAt?: Date;
   endedAt?: Date;
   contexts?: unknown[];
+  prompt?: string;
+  /** Stored columns derived at ingest (wire-facts §3.7). */
+  model?: string | null;
+  inputTokens?: number | null;
+  outputTokens?: number | null;
+  cachedTokens?: number | null;
+  totalTokens?: number | null;
+  /** Source (SDK) ids when they differ from the canonical ones. */
+  sourceSpanId?: string;
+  sourceTraceId?: string;
+  sourceParentSpanId?: string;
+  traceFunctionKey?: string | null;
+  nodeKey?: string | null;
+  payloadType?: string;
+  instrumentation?: string | null;
+  source?: string | null;
+  spanOriginName?: string | null;
+  spanOriginVersion?: string | null;
+  contentOff?: boolean;
+  errors?: unknown[] | null;
+  /** Extra span_data keys (input_meta, output_meta, input_serialized, …). */
+  spanData?: Record<string, unknown>;
+  isFinal?: boolean;
 }
 
 /** A finished sdk-function span; rawSpan mirrors what the SDKs send (wire-facts §3.2). */
@@ -58,9 +93,9 @@ export async function createSpan(db: Database, organizationId: string, traceId: 
   const endedAt = o.endedAt ?? new Date(startedAt.getTime() + 100);
   const name = o.name ?? "step";
   const rawSpan = {
-    id,
-    trace_id: traceId,
-    ...(o.parentSpanId ? { parent_id: o.parentSpanId } : {}),
+    id: o.sourceSpanId ?? id,
+    trace_id: o.sourceTraceId ?? traceId,
+    ...(o.parentSpanId ? { parent_id: o.sourceParentSpanId ?? o.parentSpanId } : {}),
     started_at: startedAt.toISOString(),
     ended_at: endedAt.toISOString(),
     span_data: {
@@ -70,6 +105,8 @@ export async function createSpan(db: Database, organizationId: string, traceId: 
       output: o.output ?? null,
       ...(o.error ? { error: o.error } : {}),
       ...(o.contexts ? { contexts: o.contexts } : {}),
+      ...(o.prompt !== undefined ? { prompt: o.prompt } : {}),
+      ...o.spanData,
     },
   };
   return db.prisma.span.create({
@@ -78,17 +115,30 @@ export async function createSpan(db: Database, organizationId: string, traceId: 
       id,
       traceId,
       parentSpanId: o.parentSpanId ?? null,
-      sourceSpanId: id,
-      sourceTraceId: traceId,
-      sourceParentSpanId: o.parentSpanId ?? null,
-      payloadType: "sdk-function",
+      sourceSpanId: o.sourceSpanId ?? id,
+      sourceTraceId: o.sourceTraceId ?? traceId,
+      sourceParentSpanId: o.sourceParentSpanId ?? o.parentSpanId ?? null,
+      payloadType: o.payloadType ?? "sdk-function",
+      traceFunctionKey: o.traceFunctionKey ?? null,
+      nodeKey: o.nodeKey ?? o.traceFunctionKey ?? null,
+      instrumentation: o.instrumentation ?? null,
+      source: o.source ?? null,
+      spanOriginName: o.spanOriginName ?? null,
+      spanOriginVersion: o.spanOriginVersion ?? null,
+      contentOffBySimulationPlan: o.contentOff ?? false,
+      errors: (o.errors ?? undefined) as object[] | undefined,
+      model: o.model ?? null,
+      inputTokens: o.inputTokens ?? null,
+      outputTokens: o.outputTokens ?? null,
+      cachedTokens: o.cachedTokens ?? null,
+      totalTokens: o.totalTokens ?? null,
       name,
       type: o.type ?? "function",
       error: o.error ?? null,
       rawSpan,
       startedAt,
       endedAt,
-      isFinal: true,
+      isFinal: o.isFinal ?? true,
       durationMs: endedAt.getTime() - startedAt.getTime(),
     },
   });
