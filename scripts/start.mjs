@@ -33,17 +33,29 @@ function fingerprint() {
 process.env.NEXT_IGNORE_INCORRECT_LOCKFILE ??= "1";
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 
-ensureGenerated();
-const current = fingerprint();
-const built = fs.existsSync(fingerprintFile) ? fs.readFileSync(fingerprintFile, "utf8") : "";
-if (current !== built || !fs.existsSync(path.join(root, ".next", "BUILD_ID"))) {
+/** Builds the app unless the last build is of the current sources. Returns false if the build failed. */
+export function ensureBuilt({ stdio = "inherit" } = {}) {
+  ensureGenerated();
+  const current = fingerprint();
+  const built = fs.existsSync(fingerprintFile) ? fs.readFileSync(fingerprintFile, "utf8") : "";
+  if (current === built && fs.existsSync(path.join(root, ".next", "BUILD_ID"))) return true;
   console.error("reprise: building the app (first start, or sources changed)…");
-  const result = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, stdio: "inherit" });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+  const result = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, stdio });
+  if (result.status !== 0) return false;
   fs.writeFileSync(fingerprintFile, current);
+  return true;
 }
 
-const port = process.env.PORT || "3000";
-const child = spawn(process.execPath, [nextBin, "start", "-p", port, ...process.argv.slice(2)], { cwd: root, stdio: "inherit" });
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
-child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+/** The command that serves the built app (used by tests that start several instances). */
+export function nextStartCommand(port) {
+  return [process.execPath, [nextBin, "start", "-p", String(port)]];
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  if (!ensureBuilt()) process.exit(1);
+  const port = process.env.PORT || "3000";
+  const [node, args] = nextStartCommand(port);
+  const child = spawn(node, [...args, ...process.argv.slice(2)], { cwd: root, stdio: "inherit" });
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
+  child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}

@@ -87,4 +87,12 @@ if (fs.existsSync(e2eDir) && fs.readdirSync(e2eDir).some((f) => f.endsWith(".spe
   );
 }
 
+run(
+  "system tests (the built server, started as npm start does)",
+  bin("vitest"),
+  ["run", "--config", "vitest.system.config.ts", ...vitestArgs("system")],
+  { ...noDb, ...(pgUrl ? { TEST_DATABASE_URL: pgUrl } : {}) },
+  path.join(reports, "system.json"),
+);
+
 summary();
