@@ -135,7 +135,7 @@ export async function createSpan(db: Database, organizationId: string, traceId: 
       name,
       type: o.type ?? "function",
       error: o.error ?? null,
-      rawSpan,
+      rawSpan: rawSpan as object,
       startedAt,
       endedAt,
       isFinal: o.isFinal ?? true,
