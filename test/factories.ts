@@ -20,6 +20,9 @@ export interface TraceOverrides {
   metadata?: Record<string, unknown>;
   contexts?: unknown[];
   expectedSpanCount?: number | null;
+  /** The SDK's trace id when it differs from the canonical id (a replay's local trace id). */
+  sourceTraceId?: string;
+  inputSourceTraceId?: string | null;
 }
 
 export async function createTrace(db: Database, organizationId: string, o: TraceOverrides = {}) {
@@ -30,7 +33,7 @@ export async function createTrace(db: Database, organizationId: string, o: Trace
     data: {
       organizationId,
       id,
-      sourceTraceId: id,
+      sourceTraceId: o.sourceTraceId ?? id,
       name: o.name ?? null,
       traceFunctionKey: o.traceFunctionKey ?? "answer-question",
       status: o.status ?? "completed",
@@ -46,6 +49,7 @@ export async function createTrace(db: Database, organizationId: string, o: Trace
       metadata: (o.metadata ?? {}) as object,
       contexts: (o.contexts ?? []) as object[],
       expectedSpanCount: o.expectedSpanCount ?? null,
+      inputSourceTraceId: o.inputSourceTraceId ?? null,
     },
   });
 }
@@ -84,6 +88,10 @@ export interface SpanOverrides {
   /** Extra span_data keys (input_meta, output_meta, input_serialized, …). */
   spanData?: Record<string, unknown>;
   isFinal?: boolean;
+  /** Replay attribution (wire-facts §9.5). */
+  testRunId?: string | null;
+  inputSourceSpanId?: string | null;
+  mocked?: boolean;
 }
 
 /** A finished sdk-function span; rawSpan mirrors what the SDKs send (wire-facts §3.2). */
@@ -139,6 +147,9 @@ export async function createSpan(db: Database, organizationId: string, traceId: 
       startedAt,
       endedAt,
       isFinal: o.isFinal ?? true,
+      testRunId: o.testRunId ?? null,
+      inputSourceSpanId: o.inputSourceSpanId ?? null,
+      mocked: o.mocked ?? false,
       durationMs: endedAt.getTime() - startedAt.getTime(),
     },
   });
