@@ -1,0 +1,23 @@
+// REST handlers of the trace reads and the detached update (decisions.md "Reads we add"; wire-facts §11.3).
+import { defineRoute } from "../http/define-route.ts";
+import { ZTraceIdParams, ZTraceListQuery, ZTracePatch } from "./traces.schemas.ts";
+import { findTraces, getTrace, updateTrace } from "./traces.service.ts";
+
+/** GET /api/sdk/traces/{traceId} → {trace} */
+export const getTraceRoute = defineRoute({
+  params: ZTraceIdParams,
+  handler: async ({ db, auth, params }) => ({ trace: await getTrace(db, auth.organizationId, params.traceId) }),
+});
+
+/** GET /api/sdk/traces?traceFunctionKey=&status=&search=&cursor=&limit= → {traces, nextCursor, hasMore} */
+export const listTracesRoute = defineRoute({
+  query: ZTraceListQuery,
+  handler: async ({ db, auth, query }) => findTraces(db, auth.organizationId, query),
+});
+
+/** PATCH /api/sdk/traces/{traceId} {appendContexts?, mergeMetadata?, setSessionId?, setName?} → {trace} */
+export const patchTraceRoute = defineRoute({
+  params: ZTraceIdParams,
+  body: ZTracePatch,
+  handler: async ({ db, auth, params, body }) => ({ trace: await updateTrace(db, auth.organizationId, params.traceId, body) }),
+});

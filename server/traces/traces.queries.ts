@@ -1,0 +1,116 @@
+// The only database access of the trace reads and updates. Every query filters by organization.
+import type { Prisma } from "../db/client.ts";
+import { join, sql, type Sql, type SqlClient } from "../db/sql.ts";
+
+export const traceSelect = {
+  id: true,
+  name: true,
+  traceFunctionKey: true,
+  status: true,
+  ingestionType: true,
+  sessionId: true,
+  metadata: true,
+  contexts: true,
+  startedAt: true,
+  endedAt: true,
+  expectedSpanCount: true,
+  completedAt: true,
+  dropped: true,
+  testRunId: true,
+  originalTraceId: true,
+} as const;
+
+export function selectTrace(prisma: Prisma, organizationId: string, id: string) {
+  return prisma.trace.findUnique({ where: { organizationId_id: { organizationId, id } }, select: traceSelect });
+}
+
+export function selectTraces(prisma: Prisma, organizationId: string, ids: string[]) {
+  return prisma.trace.findMany({ where: { organizationId, id: { in: ids } }, select: traceSelect });
+}
+
+export type TTraceRow = NonNullable<Awaited<ReturnType<typeof selectTrace>>>;
+
+/** Per-trace span aggregates: counts, token sums (with how many spans reported each) and time bounds. */
+export function aggregateSpans(prisma: Prisma, organizationId: string, traceIds: string[]) {
+  return prisma.span.groupBy({
+    by: ["traceId"],
+    where: { organizationId, traceId: { in: traceIds } },
+    _count: { _all: true, inputTokens: true, outputTokens: true, cachedTokens: true, totalTokens: true },
+    _sum: { inputTokens: true, outputTokens: true, cachedTokens: true, totalTokens: true },
+    _min: { startedAt: true },
+    _max: { endedAt: true },
+  });
+}
+
+/** How often each model occurs per trace, and when it first occurred (for "earliest on ties"). */
+export function aggregateModels(prisma: Prisma, organizationId: string, traceIds: string[]) {
+  return prisma.span.groupBy({
+    by: ["traceId", "model"],
+    where: { organizationId, traceId: { in: traceIds }, model: { not: null } },
+    _count: { _all: true },
+    _min: { startedAt: true, createdAt: true },
+  });
+}
+
+export interface TracePageFilter {
+  traceFunctionKey?: string;
+  status?: string;
+  /** ILIKE pattern, already escaped. */
+  titlePattern?: string;
+  /** Keyset position: started_at in epoch microseconds (null = a trace without start) and id. */
+  after?: { startedUs: string | null; id: string };
+}
+
+/**
+ * Ids of one page of non-dropped traces, newest first (started_at DESC NULLS LAST, id DESC). Raw SQL because
+ * the keyset compares started_at at full microsecond precision, which a JavaScript Date would truncate.
+ */
+export function selectTracePage(db: SqlClient, organizationId: string, f: TracePageFilter, take: number) {
+  const where: Sql[] = [sql`organization_id = ${organizationId}::uuid`, sql`NOT dropped`];
+  if (f.traceFunctionKey !== undefined) where.push(sql`trace_function_key = ${f.traceFunctionKey}`);
+  if (f.status !== undefined) where.push(sql`status = ${f.status}`);
+  if (f.titlePattern !== undefined) {
+    where.push(sql`COALESCE(NULLIF(name, ''), trace_function_key, '') ILIKE ${f.titlePattern} ESCAPE '\\'`);
+  }
+  if (f.after) where.push(keysetAfter(f.after));
+  return db.query<{ id: string; started_us: string | null }>(sql`
+    SELECT id::text AS id, (EXTRACT(EPOCH FROM started_at) * 1000000)::bigint::text AS started_us
+    FROM traces
+    WHERE ${join(where, " AND ")}
+    ORDER BY started_at DESC NULLS LAST, id DESC
+    LIMIT ${take}`);
+}
+
+function keysetAfter(after: { startedUs: string | null; id: string }): Sql {
+  if (after.startedUs === null) return sql`(started_at IS NULL AND id < ${after.id}::uuid)`;
+  const at = sql`(TIMESTAMPTZ 'epoch' + ${after.startedUs}::bigint * INTERVAL '1 microsecond')`;
+  return sql`(started_at < ${at} OR (started_at = ${at} AND id < ${after.id}::uuid) OR started_at IS NULL)`;
+}
+
+export interface TraceRowPatch {
+  appendContexts?: string;
+  mergeMetadata?: string;
+  setSessionId?: string | null;
+  setName?: string | null;
+}
+
+/**
+ * Applies a detached update in one statement, so concurrent patches never lose each other's keys or contexts.
+ * Raw SQL because Prisma cannot express jsonb concatenation. Returns false when the trace is not the org's.
+ */
+export async function patchTraceRow(db: SqlClient, organizationId: string, id: string, p: TraceRowPatch): Promise<boolean> {
+  const sets: Sql[] = [sql`updated_at = now()`];
+  if (p.appendContexts !== undefined) {
+    sets.push(sql`contexts = (CASE WHEN jsonb_typeof(contexts) = 'array' THEN contexts ELSE '[]'::jsonb END) || ${p.appendContexts}::jsonb`);
+  }
+  if (p.mergeMetadata !== undefined) {
+    sets.push(sql`metadata = (CASE WHEN jsonb_typeof(metadata) = 'object' THEN metadata ELSE '{}'::jsonb END) || ${p.mergeMetadata}::jsonb`);
+  }
+  if (p.setSessionId !== undefined) sets.push(sql`session_id = ${p.setSessionId}`);
+  if (p.setName !== undefined) sets.push(sql`name = ${p.setName}`);
+  const rows = await db.query(sql`
+    UPDATE traces SET ${join(sets, ", ")}
+    WHERE organization_id = ${organizationId}::uuid AND id = ${id}::uuid
+    RETURNING id`);
+  return rows.length > 0;
+}

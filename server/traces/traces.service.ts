@@ -1,0 +1,137 @@
+// Trace use cases shared by REST, the console (tRPC) and replay: read one, list a page, derive metrics, and
+// apply detached updates (decisions.md "Reads we add"; http-interface.md Trace rule 2).
+import type { Database } from "../db/client.ts";
+import { notFound } from "../errors.ts";
+import { decodeTraceCursor, encodeTraceCursor } from "./trace-cursor.ts";
+import { durationOf, EMPTY_METRICS, pickModel, tokensOf, type SpanAggregate, type TTraceMetrics, type ModelCount } from "./trace-metrics.ts";
+import * as q from "./traces.queries.ts";
+import type { TTrace, TTraceList, TTraceListQuery, TTracePatch } from "./traces.schemas.ts";
+import { toJsonbParam, toStorableJson } from "./storable-json.ts";
+
+export type { TTraceMetrics };
+export type TTraceFilters = Partial<TTraceListQuery>;
+
+/** One trace of the organization with its metrics; another organization's or an unknown id is a 404. */
+export async function getTrace(db: Database, organizationId: string, id: string): Promise<TTrace> {
+  const row = await q.selectTrace(db.prisma, organizationId, id);
+  if (!row) throw notFound(`Trace ${id}`);
+  const metrics = await getTraceMetrics(db, organizationId, [row]);
+  return toTraceResponse(row, metrics.get(row.id));
+}
+
+/** A page of non-dropped traces, newest first, with an opaque cursor for the next page. */
+export async function findTraces(db: Database, organizationId: string, filters: TTraceFilters = {}): Promise<TTraceList> {
+  const limit = filters.limit ?? 50;
+  const page = await q.selectTracePage(
+    db.sql,
+    organizationId,
+    {
+      traceFunctionKey: filters.traceFunctionKey,
+      status: filters.status,
+      titlePattern: filters.search !== undefined ? `%${escapeLike(filters.search)}%` : undefined,
+      after: filters.cursor !== undefined ? decodeTraceCursor(filters.cursor) : undefined,
+    },
+    limit + 1,
+  );
+  const hasMore = page.length > limit;
+  const ids = page.slice(0, limit);
+  const rows = ids.length ? await q.selectTraces(db.prisma, organizationId, ids.map((r) => r.id)) : [];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const ordered = ids.map((r) => byId.get(r.id)).filter((r) => r !== undefined);
+  const metrics = await getTraceMetrics(db, organizationId, ordered);
+  const last = ids.at(-1);
+  return {
+    traces: ordered.map((r) => toTraceResponse(r, metrics.get(r.id))),
+    nextCursor: hasMore && last ? encodeTraceCursor({ startedUs: last.started_us, id: last.id }) : null,
+    hasMore,
+  };
+}
+
+/** spanCount, durationMs, tokens and model of each trace (two grouped queries, whatever the number of traces). */
+export async function getTraceMetrics(
+  db: Database,
+  organizationId: string,
+  traces: Array<{ id: string; startedAt: Date | null; endedAt: Date | null }>,
+): Promise<Map<string, TTraceMetrics>> {
+  const ids = traces.map((t) => t.id);
+  if (ids.length === 0) return new Map();
+  const [spanRows, modelRows] = await Promise.all([
+    q.aggregateSpans(db.prisma, organizationId, ids),
+    q.aggregateModels(db.prisma, organizationId, ids),
+  ]);
+  const spans = new Map<string, SpanAggregate>();
+  for (const r of spanRows) {
+    spans.set(r.traceId, {
+      count: r._count._all,
+      reported: { input: r._count.inputTokens, output: r._count.outputTokens, cached: r._count.cachedTokens, total: r._count.totalTokens },
+      sum: { input: r._sum.inputTokens, output: r._sum.outputTokens, cached: r._sum.cachedTokens, total: r._sum.totalTokens },
+      firstStart: r._min.startedAt,
+      lastEnd: r._max.endedAt,
+    });
+  }
+  const models = new Map<string, ModelCount[]>();
+  for (const r of modelRows) {
+    if (r.model === null) continue;
+    const list = models.get(r.traceId) ?? [];
+    list.push({ model: r.model, count: r._count._all, firstSeen: r._min.startedAt ?? r._min.createdAt });
+    models.set(r.traceId, list);
+  }
+  return new Map(
+    traces.map((t) => {
+      const a = spans.get(t.id);
+      return [t.id, { spanCount: a?.count ?? 0, durationMs: durationOf(t, a), tokens: tokensOf(a), model: pickModel(models.get(t.id) ?? []) }];
+    }),
+  );
+}
+
+/**
+ * Applies a detached update (wire-facts §11.3): appendContexts appends, mergeMetadata shallow-merges (keys in
+ * the patch win), setSessionId and setName replace. Returns the updated trace.
+ */
+export async function updateTrace(db: Database, organizationId: string, id: string, patch: TTracePatch): Promise<TTrace> {
+  const found = await q.patchTraceRow(db.sql, organizationId, id, {
+    appendContexts: patch.appendContexts !== undefined ? toJsonbParam(patch.appendContexts) : undefined,
+    mergeMetadata: patch.mergeMetadata !== undefined ? toJsonbParam(patch.mergeMetadata) : undefined,
+    setSessionId: storableText(patch.setSessionId),
+    setName: storableText(patch.setName),
+  });
+  if (!found) throw notFound(`Trace ${id}`);
+  return getTrace(db, organizationId, id);
+}
+
+export function toTraceResponse(row: q.TTraceRow, metrics: TTraceMetrics = EMPTY_METRICS): TTrace {
+  return {
+    id: row.id,
+    name: row.name,
+    traceFunctionKey: row.traceFunctionKey,
+    status: row.status,
+    ingestionType: row.ingestionType,
+    sessionId: row.sessionId,
+    metadata: isObject(row.metadata) ? row.metadata : {},
+    contexts: Array.isArray(row.contexts) ? row.contexts : [],
+    startedAt: row.startedAt?.toISOString() ?? null,
+    endedAt: row.endedAt?.toISOString() ?? null,
+    expectedSpanCount: row.expectedSpanCount,
+    completedAt: row.completedAt?.toISOString() ?? null,
+    dropped: row.dropped,
+    spanCount: metrics.spanCount,
+    durationMs: metrics.durationMs,
+    tokens: metrics.tokens,
+    model: metrics.model,
+    testRunId: row.testRunId,
+    originalTraceId: row.originalTraceId,
+  };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function storableText(v: string | null | undefined): string | null | undefined {
+  return typeof v === "string" ? (toStorableJson(v).value as string) : v;
+}
+
+/** Escapes LIKE wildcards so `search` is a plain substring (ESCAPE '\'). */
+export function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
