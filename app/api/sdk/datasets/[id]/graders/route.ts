@@ -1,0 +1,4 @@
+import { postDatasetGraders } from "@/server/datasets/datasets.http.ts";
+
+export const dynamic = "force-dynamic";
+export const POST = postDatasetGraders;

@@ -1,0 +1,63 @@
+// REST handlers of /api/sdk/datasets/** (http-interface.md, Datasets). Thin: parse, call the service.
+import { defineRoute } from "../http/define-route.ts";
+import {
+  addDatasetGraders,
+  addDatasetTraces,
+  findDatasetTraceIds,
+  removeDatasetGraders,
+  removeDatasetTraces,
+} from "./dataset-members.service.ts";
+import {
+  ZDatasetIdParams,
+  ZGraderIdsBody,
+  ZListDatasetsQuery,
+  ZListDatasetTracesQuery,
+  ZTraceIdsBody,
+  ZUpsertDatasetBody,
+} from "./datasets.schemas.ts";
+import { findDatasets, getDataset, upsertDataset } from "./datasets.service.ts";
+
+export const listDatasets = defineRoute({
+  query: ZListDatasetsQuery,
+  handler: ({ db, auth, query }) => findDatasets(db, auth.organizationId, query),
+});
+
+export const postDataset = defineRoute({
+  body: ZUpsertDatasetBody,
+  handler: ({ db, auth, body }) => upsertDataset(db, auth.organizationId, body),
+});
+
+export const getDatasetById = defineRoute({
+  params: ZDatasetIdParams,
+  handler: async ({ db, auth, params }) => ({ dataset: await getDataset(db, auth.organizationId, params.id) }),
+});
+
+export const listDatasetTraces = defineRoute({
+  params: ZDatasetIdParams,
+  query: ZListDatasetTracesQuery,
+  handler: ({ db, auth, params, query }) => findDatasetTraceIds(db, auth.organizationId, params.id, query),
+});
+
+export const postDatasetTraces = defineRoute({
+  params: ZDatasetIdParams,
+  body: ZTraceIdsBody,
+  handler: ({ db, auth, params, body }) => addDatasetTraces(db, auth.organizationId, params.id, body.traceIds),
+});
+
+export const postRemoveDatasetTraces = defineRoute({
+  params: ZDatasetIdParams,
+  body: ZTraceIdsBody,
+  handler: ({ db, auth, params, body }) => removeDatasetTraces(db, auth.organizationId, params.id, body.traceIds),
+});
+
+export const postDatasetGraders = defineRoute({
+  params: ZDatasetIdParams,
+  body: ZGraderIdsBody,
+  handler: ({ db, auth, params, body }) => addDatasetGraders(db, auth.organizationId, params.id, body.graderIds),
+});
+
+export const postRemoveDatasetGraders = defineRoute({
+  params: ZDatasetIdParams,
+  body: ZGraderIdsBody,
+  handler: ({ db, auth, params, body }) => removeDatasetGraders(db, auth.organizationId, params.id, body.graderIds),
+});

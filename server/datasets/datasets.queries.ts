@@ -1,0 +1,148 @@
+// The only database access of the dataset feature. Prisma for CRUD; raw SQL for the upsert (a set-based
+// ON CONFLICT tells created from updated atomically), the row lock, and the keyset page, whose sort key
+// must keep updated_at's microseconds (a JS Date would round them and skip or repeat rows).
+import type { Prisma as PrismaClient } from "../db/client.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+import { empty, sql, type SqlClient } from "../db/sql.ts";
+import { newId } from "../ids.ts";
+
+export type Client = PrismaClient | Prisma.TransactionClient;
+
+export interface DatasetRow {
+  id: string;
+  traceFunctionKey: string;
+  name: string;
+  description: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  /** updated_at as PostgreSQL text, full precision: the keyset sort key. */
+  sortKey: string;
+  traceCount: number;
+}
+
+export interface DatasetKey {
+  sortKey: string;
+  id: string;
+}
+
+/**
+ * One statement, so concurrent calls for one (traceFunctionKey, name) end with one row: the losers of the
+ * insert race update the winner's row. `xmax = 0` is true only for a freshly inserted row.
+ */
+export async function upsertDatasetRow(
+  db: SqlClient,
+  input: { organizationId: string; traceFunctionKey: string; name: string; description: string | null; keepDescription: boolean },
+): Promise<{ id: string; created: boolean }> {
+  const rows = await db.query<{ id: string; created: boolean }>(sql`
+    INSERT INTO datasets (id, organization_id, trace_function_key, name, description, created_at, updated_at)
+    VALUES (${newId()}::uuid, ${input.organizationId}::uuid, ${input.traceFunctionKey}, ${input.name}, ${input.description}, now(), now())
+    ON CONFLICT (organization_id, trace_function_key, name) DO UPDATE SET
+      description = CASE WHEN ${input.keepDescription}::boolean THEN datasets.description ELSE EXCLUDED.description END,
+      updated_at = now()
+    RETURNING id, (xmax = 0) AS created`);
+  return rows[0];
+}
+
+/** Datasets of one organization, newest update first, ties by id ascending (decisions.md). */
+export function selectDatasetRows(
+  db: SqlClient,
+  f: { organizationId: string; id?: string; traceFunctionKey?: string; after?: DatasetKey; limit?: number },
+): Promise<DatasetRow[]> {
+  const byId = f.id ? sql`AND d.id = ${f.id}::uuid` : empty;
+  const byKey = f.traceFunctionKey !== undefined ? sql`AND d.trace_function_key = ${f.traceFunctionKey}` : empty;
+  const after = f.after
+    ? sql`AND (d.updated_at < ${f.after.sortKey}::timestamptz OR (d.updated_at = ${f.after.sortKey}::timestamptz AND d.id > ${f.after.id}::uuid))`
+    : empty;
+  const limit = f.limit !== undefined ? sql`LIMIT ${f.limit}` : empty;
+  return db.query<DatasetRow>(sql`
+    SELECT d.id, d.trace_function_key AS "traceFunctionKey", d.name, d.description,
+           d.created_at AS "createdAt", d.updated_at AS "updatedAt", d.updated_at::text AS "sortKey",
+           (SELECT count(*) FROM dataset_traces t WHERE t.dataset_id = d.id)::int AS "traceCount"
+    FROM datasets d
+    WHERE d.organization_id = ${f.organizationId}::uuid ${byId} ${byKey} ${after}
+    ORDER BY d.updated_at DESC, d.id ASC
+    ${limit}`);
+}
+
+/** Graders assigned to the given datasets, by name. */
+export function findAssignedGraders(prisma: Client, organizationId: string, datasetIds: string[]) {
+  return prisma.datasetGrader.findMany({
+    where: { datasetId: { in: datasetIds }, grader: { organizationId } },
+    select: { datasetId: true, grader: { select: { id: true, name: true } } },
+    orderBy: [{ grader: { name: "asc" } }, { graderId: "asc" }],
+  });
+}
+
+/** Locks the dataset row for a membership change, so concurrent changes of one dataset serialise. */
+export async function lockDataset(
+  tx: Prisma.TransactionClient,
+  organizationId: string,
+  id: string,
+): Promise<{ id: string; traceFunctionKey: string } | undefined> {
+  const rows = await tx.$queryRaw<{ id: string; traceFunctionKey: string }[]>(sql`
+    SELECT id, trace_function_key AS "traceFunctionKey" FROM datasets
+    WHERE organization_id = ${organizationId}::uuid AND id = ${id}::uuid FOR UPDATE`);
+  return rows[0];
+}
+
+export function touchDataset(tx: Prisma.TransactionClient, id: string) {
+  return tx.$executeRaw(sql`UPDATE datasets SET updated_at = now() WHERE id = ${id}::uuid`);
+}
+
+export async function datasetExists(prisma: Client, organizationId: string, id: string): Promise<boolean> {
+  return (await prisma.dataset.count({ where: { organizationId, id } })) > 0;
+}
+
+export async function findMemberTraceIds(prisma: Client, datasetId: string, f: { traceIds?: string[]; after?: string; limit?: number }) {
+  const rows = await prisma.datasetTrace.findMany({
+    where: { datasetId, traceId: { ...(f.traceIds ? { in: f.traceIds } : {}), ...(f.after ? { gt: f.after } : {}) } },
+    select: { traceId: true },
+    orderBy: { traceId: "asc" },
+    ...(f.limit !== undefined ? { take: f.limit } : {}),
+  });
+  return rows.map((r) => r.traceId);
+}
+
+/** Trace ids among `ids` that belong to the organization and the trace function. */
+export async function findTraceIdsOfFunction(prisma: Client, organizationId: string, traceFunctionKey: string, ids: string[]) {
+  const rows = await prisma.trace.findMany({
+    where: { organizationId, traceFunctionKey, id: { in: ids } },
+    select: { id: true },
+  });
+  return new Set(rows.map((r) => r.id));
+}
+
+export function insertMembers(tx: Prisma.TransactionClient, organizationId: string, datasetId: string, traceIds: string[]) {
+  return tx.datasetTrace.createMany({ data: traceIds.map((traceId) => ({ datasetId, organizationId, traceId })) });
+}
+
+export function deleteMembers(tx: Prisma.TransactionClient, datasetId: string, traceIds: string[]) {
+  return tx.datasetTrace.deleteMany({ where: { datasetId, traceId: { in: traceIds } } });
+}
+
+/** Active graders among `ids` of the organization and trace function (only these may be assigned). */
+export async function findAssignableGraderIds(prisma: Client, organizationId: string, traceFunctionKey: string, ids: string[]) {
+  const rows = await prisma.grader.findMany({
+    where: { organizationId, traceFunctionKey, status: "active", id: { in: ids } },
+    select: { id: true },
+  });
+  return new Set(rows.map((r) => r.id));
+}
+
+export async function findAssignedGraderIds(prisma: Client, datasetId: string, ids?: string[]) {
+  const rows = await prisma.datasetGrader.findMany({
+    where: { datasetId, ...(ids ? { graderId: { in: ids } } : {}) },
+    select: { graderId: true },
+    orderBy: { graderId: "asc" },
+  });
+  return rows.map((r) => r.graderId);
+}
+
+export function insertGraderAssignments(tx: Prisma.TransactionClient, datasetId: string, graderIds: string[]) {
+  return tx.datasetGrader.createMany({ data: graderIds.map((graderId) => ({ datasetId, graderId })) });
+}
+
+export function deleteGraderAssignments(tx: Prisma.TransactionClient, datasetId: string, graderIds: string[]) {
+  return tx.datasetGrader.deleteMany({ where: { datasetId, graderId: { in: graderIds } } });
+}
+

@@ -1,0 +1,82 @@
+// Dataset use cases (http-interface.md "Datasets"): upsert by (traceFunctionKey, name), read, list with
+// keyset paging. Membership changes live in dataset-members.service.ts.
+import type { Database } from "../db/client.ts";
+import { notFound } from "../errors.ts";
+import { isUuid } from "../ids.ts";
+import { decodeCursor, encodeCursor } from "./cursor.ts";
+import * as q from "./datasets.queries.ts";
+import type { DatasetKey, DatasetRow } from "./datasets.queries.ts";
+import type { TDataset, TListDatasetsQuery, TListDatasetsResponse, TUpsertDatasetBody } from "./datasets.schemas.ts";
+
+/** Page size when a cursor comes without a limit (http-interface.md, Limits). */
+const DEFAULT_PAGE = 100;
+
+export async function upsertDataset(db: Database, organizationId: string, input: TUpsertDatasetBody) {
+  const keepDescription = input.description === undefined;
+  // "" clears the description (decisions.md); store no description rather than an empty one.
+  const description = input.description ? input.description : null;
+  const { id, created } = await q.upsertDatasetRow(db.sql, {
+    organizationId,
+    traceFunctionKey: input.traceFunctionKey,
+    name: input.name,
+    description,
+    keepDescription,
+  });
+  return { dataset: await getDataset(db, organizationId, id), created };
+}
+
+/** One dataset of the organization; another organization's id (or a malformed one) is a 404. */
+export async function getDataset(db: Database, organizationId: string, id: string): Promise<TDataset> {
+  const rows = isUuid(id) ? await q.selectDatasetRows(db.sql, { organizationId, id }) : [];
+  if (rows.length === 0) throw notFound("Dataset");
+  return (await toDatasetResponses(db, organizationId, rows))[0];
+}
+
+/**
+ * Without limit and cursor: the complete list (older clients). Otherwise a keyset page after the cursor's
+ * (updated_at, id): rows inserted meanwhile sort before the cursor, so they cause neither duplicates nor
+ * skips of rows that existed when paging started.
+ */
+export async function findDatasets(db: Database, organizationId: string, query: TListDatasetsQuery): Promise<TListDatasetsResponse> {
+  const filter = { organizationId, traceFunctionKey: query.traceFunctionKey };
+  if (query.limit === undefined && query.cursor === undefined) {
+    return { datasets: await toDatasetResponses(db, organizationId, await q.selectDatasetRows(db.sql, filter)) };
+  }
+  const limit = query.limit ?? DEFAULT_PAGE;
+  const after = query.cursor ? decodeCursor(query.cursor, isDatasetKey) : undefined;
+  const rows = await q.selectDatasetRows(db.sql, { ...filter, after, limit: limit + 1 });
+  const hasMore = rows.length > limit;
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    datasets: await toDatasetResponses(db, organizationId, page),
+    nextCursor: hasMore && last ? encodeCursor({ sortKey: last.sortKey, id: last.id }) : null,
+    hasMore,
+  };
+}
+
+function isDatasetKey(v: unknown): v is DatasetKey {
+  const k = v as DatasetKey;
+  return (
+    typeof k === "object" && k !== null && typeof k.sortKey === "string" && typeof k.id === "string" &&
+    isUuid(k.id) && PG_TIMESTAMPTZ.test(k.sortKey)
+  );
+}
+
+/** updated_at::text as PostgreSQL prints it (DateStyle ISO), e.g. 2026-11-22 10:00:00.123456+00. */
+const PG_TIMESTAMPTZ = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/;
+
+async function toDatasetResponses(db: Database, organizationId: string, rows: DatasetRow[]): Promise<TDataset[]> {
+  if (rows.length === 0) return [];
+  const assigned = await q.findAssignedGraders(db.prisma, organizationId, rows.map((r) => r.id));
+  return rows.map((r) => ({
+    id: r.id,
+    traceFunctionKey: r.traceFunctionKey,
+    name: r.name,
+    description: r.description,
+    traceCount: r.traceCount,
+    graders: assigned.filter((a) => a.datasetId === r.id).map((a) => a.grader),
+    createdAt: new Date(r.createdAt).toISOString(),
+    updatedAt: new Date(r.updatedAt).toISOString(),
+  }));
+}
