@@ -9,7 +9,7 @@ import { ensureGenerated } from "./ensure-generated.mjs";
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
 const fingerprintFile = path.join(root, ".next", "reprise-build-fingerprint");
-const SOURCES = ["app", "server", "prisma", "proto", "instrumentation.ts", "next.config.mjs", "package-lock.json", "postcss.config.mjs"];
+const SOURCES = ["app", "components", "server", "prisma", "proto", "instrumentation.ts", "next.config.mjs", "package-lock.json", "postcss.config.mjs"];
 
 /** Size and mtime of every source file: cheap, and changes whenever a file does. */
 function fingerprint() {
