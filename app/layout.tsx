@@ -1,11 +1,15 @@
 import type { ReactNode } from "react";
+import { TrpcReactProvider } from "@/components/trpc/react.tsx";
+import "./globals.css";
 
-export const metadata = { title: "Reprise", description: "Record, replay and judge LLM and agent applications." };
+export const metadata = { title: { default: "Reprise", template: "%s · Reprise" }, description: "Record, replay and judge LLM and agent applications." };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body>{children}</body>
+      <body>
+        <TrpcReactProvider>{children}</TrpcReactProvider>
+      </body>
     </html>
   );
 }

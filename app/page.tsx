@@ -1,8 +1,6 @@
+import { redirect } from "next/navigation";
+
+// The console starts at the trace list; the console layout sends signed-out visitors to /sign-in.
 export default function Home() {
-  return (
-    <main>
-      <h1>Reprise</h1>
-      <p>The console is coming. The API lives under /api/sdk/.</p>
-    </main>
-  );
+  redirect("/traces");
 }

@@ -1,0 +1,34 @@
+// What to do when there is nothing yet: how to send a first trace (SDK or OpenTelemetry Collector).
+import Link from "next/link";
+
+export function FirstTraceGuide() {
+  return (
+    <div className="mx-auto max-w-2xl space-y-5 px-6 py-10 text-sm text-zinc-700">
+      <div className="text-center">
+        <h2 className="text-base font-semibold text-zinc-900">No traces yet</h2>
+        <p className="mt-1 text-zinc-600">Send your first trace, then it shows up here within seconds.</p>
+      </div>
+      <ol className="list-decimal space-y-4 pl-5">
+        <li>
+          Create an API key under <Link className="font-medium text-accent-700 underline" href="/settings">Settings</Link>.
+        </li>
+        <li>
+          Point the SDK at this server and wrap a function:
+          <pre className="mt-2 overflow-x-auto rounded-md bg-zinc-900 p-3 text-xs leading-relaxed text-zinc-100">
+{`export REPRISE_URL=<this server's address>
+export REPRISE_API_KEY=rp_…
+
+import { Reprise } from "@reprise/sdk";
+const reprise = new Reprise();
+const answer = reprise.withTrace("answer-question", async (q) => llm(q));`}
+          </pre>
+        </li>
+        <li>
+          Or send OTLP from an OpenTelemetry Collector: otlphttp exporter endpoint{" "}
+          <code className="rounded bg-zinc-100 px-1">&lt;server&gt;/api/sdk/otel</code>, JSON encoding, header{" "}
+          <code className="rounded bg-zinc-100 px-1">Authorization: Bearer rp_…</code>.
+        </li>
+      </ol>
+    </div>
+  );
+}

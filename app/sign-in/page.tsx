@@ -1,0 +1,36 @@
+import { redirect } from "next/navigation";
+import { getServerCaller } from "@/server/trpc/rsc.ts";
+import { SignInForm } from "./sign-in-form.tsx";
+
+export const metadata = { title: "Sign in" };
+export const dynamic = "force-dynamic";
+
+/** Only same-site paths may be a post-sign-in destination (no open redirect). */
+function safeNext(next: string | string[] | undefined): string {
+  const value = Array.isArray(next) ? next[0] : next;
+  return value && value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\") ? value : "/traces";
+}
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const next = safeNext((await searchParams).next);
+  const me = await (await getServerCaller()).session.me();
+  if (me) redirect(next);
+  return (
+    <main className="flex min-h-screen items-center justify-center px-4 py-12">
+      <div className="w-full max-w-sm">
+        <div className="mb-8 text-center">
+          <p className="text-2xl font-semibold tracking-tight text-zinc-900">Reprise</p>
+          <p className="mt-1 text-sm text-zinc-500">Record, replay and judge your LLM apps.</p>
+        </div>
+        <div className="rounded-lg border border-zinc-200 bg-white p-6 shadow-xs">
+          <h1 className="mb-5 text-base font-semibold text-zinc-900">Sign in</h1>
+          <SignInForm next={next} />
+        </div>
+        <p className="mt-6 text-center text-xs text-zinc-500">
+          No account? An operator creates one with <code className="rounded bg-zinc-100 px-1">npm run admin -- create-org</code>, or
+          an existing user adds you under Settings.
+        </p>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,59 @@
+// tRPC setup: superjson, errors mapped through the ONE table of server/errors.ts, the same-origin
+// check on mutations, and the procedure kinds (public: sign-in only; protected: everything else).
+import { initTRPC, TRPCError } from "@trpc/server";
+import superjson from "superjson";
+import { ZodError } from "zod";
+import { AppError, toValidationIssues } from "../errors.ts";
+import { toAppError } from "../http/responses.ts";
+import type { TContext } from "./context.ts";
+import { isSameOriginRequest } from "./csrf.ts";
+
+const t = initTRPC.context<TContext>().create({
+  transformer: superjson,
+  errorFormatter({ shape, error }) {
+    const cause = error.cause;
+    // Errors raised outside procedures (context creation) never reach mapErrors: hide their internals too.
+    const hidden = error.code === "INTERNAL_SERVER_ERROR" && !(cause instanceof AppError);
+    const issues = cause instanceof ZodError ? toValidationIssues(cause.issues) : cause instanceof AppError ? cause.issues : undefined;
+    return {
+      ...shape,
+      message: hidden ? "Internal server error." : cause instanceof ZodError ? `Invalid input: ${issues?.[0]?.path ? `${issues[0].path}: ` : ""}${issues?.[0]?.message ?? ""}` : shape.message,
+      data: {
+        code: shape.data.code,
+        httpStatus: shape.data.httpStatus,
+        path: shape.data.path,
+        appCode: cause instanceof AppError ? cause.code : null,
+        issues: issues ?? null,
+      },
+    };
+  },
+});
+
+/** AppError → its tRPC code from the shared table; anything unknown → a logged internal error with no internals. */
+const mapErrors = t.middleware(async ({ ctx, next }) => {
+  const result = await next();
+  if (result.ok) return result;
+  const cause = result.error.cause;
+  if (result.error.code !== "INTERNAL_SERVER_ERROR" || cause instanceof ZodError) return result;
+  const appError = cause instanceof AppError ? cause : toAppError(cause ?? result.error, ctx.requestId);
+  throw new TRPCError({ code: appError.trpcCode, message: appError.message, cause: appError });
+});
+
+const sameOriginMutations = t.middleware(({ ctx, type, next }) => {
+  if (type === "mutation" && !isSameOriginRequest(ctx.request)) {
+    throw new AppError("forbidden", "Cross-site request refused: mutations must come from the console's own origin.");
+  }
+  return next();
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+export const publicProcedure = t.procedure.use(mapErrors).use(sameOriginMutations);
+
+/** Every console procedure but sign-in: requires a live session and scopes to the user's organization. */
+export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.session) throw new AppError("unauthorized", "Your session has ended. Sign in again.");
+  const { organizationId, userId } = ctx.session;
+  return next({ ctx: { ...ctx, session: ctx.session, auth: { organizationId, userId } } });
+});

@@ -1,0 +1,36 @@
+// /api/trpc/*: the console's tRPC endpoint (fetch adapter). Before tRPC sees a POST we insist on a
+// JSON body and read it through the shared body reader (size cap, encodings), so an HTML form from
+// another site (form-urlencoded, multipart) can never reach a procedure (CSRF, issue 7 item 1).
+import { randomUUID } from "node:crypto";
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { AppError } from "../errors.ts";
+import { readBody } from "../http/body.ts";
+import { errorResponse } from "../http/responses.ts";
+import { createContext } from "./context.ts";
+import { appRouter } from "./root.ts";
+
+export async function handleTrpc(request: Request): Promise<Response> {
+  const requestId = request.headers.get("x-request-id") ?? randomUUID();
+  let req = request;
+  try {
+    if (request.method === "POST") {
+      const type = request.headers.get("content-type") ?? "";
+      if (!/^application\/json\s*(;|$)/i.test(type)) {
+        throw new AppError("unsupported_media_type", "The console API accepts only application/json bodies.");
+      }
+      const body = await readBody(request);
+      const headers = new Headers(request.headers);
+      headers.delete("content-encoding");
+      headers.delete("content-length");
+      req = new Request(request.url, { method: "POST", headers, body: new Uint8Array(body) });
+    }
+  } catch (error) {
+    return errorResponse(error, requestId);
+  }
+  return fetchRequestHandler({
+    endpoint: "/api/trpc",
+    req,
+    router: appRouter,
+    createContext: ({ req: r, resHeaders }) => createContext({ headers: r.headers, url: r.url, resHeaders }),
+  });
+}
