@@ -1,0 +1,4 @@
+import { getTraceSpanRoute } from "@/server/spans/spans.http.ts";
+
+export const dynamic = "force-dynamic";
+export const GET = getTraceSpanRoute;

@@ -1,0 +1,67 @@
+// The only database access of the span reads. Every query filters by organization.
+import type { Prisma } from "../db/client.ts";
+
+export const spanSelect = {
+  id: true,
+  traceId: true,
+  parentSpanId: true,
+  name: true,
+  type: true,
+  functionName: true,
+  source: true,
+  sdkVersion: true,
+  error: true,
+  errors: true,
+  rawSpan: true,
+  contentOffBySimulationPlan: true,
+  instrumentation: true,
+  spanOriginName: true,
+  spanOriginVersion: true,
+  startedAt: true,
+  endedAt: true,
+  isFinal: true,
+  durationMs: true,
+  inputTokens: true,
+  outputTokens: true,
+  cachedTokens: true,
+  totalTokens: true,
+  model: true,
+  testRunId: true,
+  mocked: true,
+  mockSource: true,
+} as const;
+
+export type TSpanRow = NonNullable<Awaited<ReturnType<typeof selectSpanById>>>;
+
+export function selectSpanById(prisma: Prisma, organizationId: string, id: string) {
+  return prisma.span.findUnique({ where: { organizationId_id: { organizationId, id } }, select: spanSelect });
+}
+
+export function selectSpanInTrace(prisma: Prisma, organizationId: string, traceId: string, id: string) {
+  return prisma.span.findFirst({ where: { organizationId, traceId, id }, select: spanSelect });
+}
+
+/**
+ * The `index`-th span of that name in start order (from the end when `fromEnd`). Start ties fall back to
+ * arrival and id so the same query always picks the same span.
+ */
+export function selectSpanByName(prisma: Prisma, organizationId: string, traceId: string, name: string, index: number, fromEnd: boolean) {
+  const dir = fromEnd ? "desc" : "asc";
+  return prisma.span.findFirst({
+    where: { organizationId, traceId, name },
+    orderBy: [{ startedAt: { sort: dir, nulls: fromEnd ? "first" : "last" } }, { createdAt: dir }, { id: dir }],
+    skip: index,
+    select: spanSelect,
+  });
+}
+
+export function traceExists(prisma: Prisma, organizationId: string, traceId: string) {
+  return prisma.trace.findUnique({ where: { organizationId_id: { organizationId, id: traceId } }, select: { id: true } });
+}
+
+export function selectRawSpan(prisma: Prisma, organizationId: string, id: string) {
+  return prisma.span.findUnique({
+    where: { organizationId_id: { organizationId, id } },
+    select: { id: true, traceId: true, parentSpanId: true, rawSpan: true },
+  });
+}
