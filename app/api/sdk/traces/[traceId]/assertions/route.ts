@@ -1,0 +1,4 @@
+import { getAssertions } from "@/server/assertions/assertions.http.ts";
+
+export const dynamic = "force-dynamic";
+export const GET = getAssertions;

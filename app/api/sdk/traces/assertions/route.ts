@@ -1,0 +1,4 @@
+import { postAssertions } from "@/server/assertions/assertions.http.ts";
+
+export const dynamic = "force-dynamic";
+export const POST = postAssertions;

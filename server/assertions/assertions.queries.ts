@@ -1,0 +1,100 @@
+// The only database access of the assertion feature. Every query filters by organization.
+import type { Prisma as PrismaClient } from "../db/client.ts";
+import { Prisma } from "../generated/prisma/client.ts";
+
+export type Client = PrismaClient | Prisma.TransactionClient;
+
+export const assertionSelect = {
+  id: true,
+  traceId: true,
+  assertion: true,
+  passCriteria: true,
+  failCriteria: true,
+  targetOnEvaluatedTrace: true,
+  check: true,
+  categoryAssertionId: true,
+  justification: true,
+  categoryJustification: true,
+  humanNote: true,
+  source: true,
+  authorUserId: true,
+  approvalState: true,
+  approvedByUserId: true,
+  approvedAt: true,
+  archivedAt: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
+export type AssertionRow = Prisma.AssertionGetPayload<{ select: typeof assertionSelect }>;
+
+/** Writable columns; undefined keeps the stored value (Prisma skips it). */
+export interface AssertionFields {
+  assertion?: string;
+  passCriteria?: string | null;
+  failCriteria?: string | null;
+  targetOnEvaluatedTrace?: unknown;
+  check?: unknown;
+  categoryAssertionId?: string | null;
+  justification?: unknown;
+  categoryJustification?: string | null;
+  humanNote?: string | null;
+}
+
+/** JSON columns: null in the API means SQL NULL (Prisma needs DbNull for that). */
+function toData(f: AssertionFields) {
+  const json = (v: unknown) => (v === undefined ? undefined : v === null ? Prisma.DbNull : (v as Prisma.InputJsonValue));
+  return {
+    targetOnEvaluatedTrace: json(f.targetOnEvaluatedTrace),
+    check: json(f.check),
+    justification: json(f.justification),
+  };
+}
+
+export async function findTraceLineage(prisma: Client, organizationId: string, traceId: string) {
+  return prisma.trace.findUnique({
+    where: { organizationId_id: { organizationId, id: traceId } },
+    select: { id: true, originalTraceId: true },
+  });
+}
+
+export async function findExistingTraceIds(prisma: Client, organizationId: string, ids: string[]) {
+  const rows = await prisma.trace.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true } });
+  return new Set(rows.map((r) => r.id));
+}
+
+export function findActiveAssertionRows(prisma: Client, organizationId: string, traceIds: string[]): Promise<AssertionRow[]> {
+  return prisma.assertion.findMany({
+    where: { organizationId, traceId: { in: traceIds }, archivedAt: null },
+    select: assertionSelect,
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+}
+
+export function findAssertionRowsById(prisma: Client, organizationId: string, ids: string[]): Promise<AssertionRow[]> {
+  return prisma.assertion.findMany({ where: { organizationId, id: { in: ids } }, select: assertionSelect });
+}
+
+export function insertAssertions(
+  tx: Prisma.TransactionClient,
+  rows: (AssertionFields & { id: string; organizationId: string; traceId: string; assertion: string; source: string; authorUserId: string })[],
+) {
+  return tx.assertion.createMany({ data: rows.map((r) => ({ ...r, ...toData(r) })) });
+}
+
+/** Edits an active assertion of the trace; 0 when it is gone, archived, or another trace's. */
+export async function updateActiveAssertion(
+  tx: Prisma.TransactionClient,
+  where: { organizationId: string; traceId: string; id: string },
+  fields: AssertionFields,
+): Promise<number> {
+  const res = await tx.assertion.updateMany({ where: { ...where, archivedAt: null }, data: { ...fields, ...toData(fields), updatedAt: new Date() } });
+  return res.count;
+}
+
+export async function archiveAssertionRows(tx: Prisma.TransactionClient, organizationId: string, traceId: string, ids: string[], at: Date) {
+  return tx.assertion.updateMany({ where: { organizationId, traceId, id: { in: ids }, archivedAt: null }, data: { archivedAt: at, updatedAt: at } });
+}
+
+export function findUsers(prisma: Client, organizationId: string, ids: string[]) {
+  return prisma.user.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true, email: true, name: true } });
+}
