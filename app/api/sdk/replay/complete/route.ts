@@ -1,0 +1,4 @@
+import { postReplayComplete } from "@/server/replay/replay.http.ts";
+
+export const dynamic = "force-dynamic";
+export const POST = postReplayComplete;

@@ -1,0 +1,4 @@
+import { getReplaySpanTree } from "@/server/replay/replay.http.ts";
+
+export const dynamic = "force-dynamic";
+export const GET = getReplaySpanTree;

@@ -1,0 +1,21 @@
+// Experiment (test run) lookups shared by the replay endpoints.
+import type { Database } from "../db/client.ts";
+import { notFound } from "../errors.ts";
+import * as q from "./experiments.queries.ts";
+
+export type { TExperimentRow } from "./experiments.queries.ts";
+
+/** Relative console path of a run; SDKs prepend their base URL (wire-facts §9.1). */
+export const experimentUrl = (id: string) => `/replays/${id}`;
+
+/** One experiment of the organization; another organization's id or an unknown one is a 404. */
+export async function getExperiment(db: Database, organizationId: string, id: string): Promise<q.TExperimentRow> {
+  const row = await q.selectExperiment(db.prisma, organizationId, id);
+  if (!row) throw notFound(`Replay run ${id}`);
+  return row;
+}
+
+/** A JSON column holding a list of ids (grader_ids, dataset_ids); anything else reads as empty. */
+export function idList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+}

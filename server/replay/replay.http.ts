@@ -1,0 +1,31 @@
+// REST handlers of /api/sdk/replay/** (http-interface.md "POST /api/sdk/replay/start", ".../status",
+// ".../complete"; wire-facts §9.4 span tree). Thin: parse, call the service.
+import { defineRoute } from "../http/define-route.ts";
+import { completeReplay } from "./complete.service.ts";
+import { ZCompleteBody, ZStatusBody } from "./replay.schemas.ts";
+import { getSpanTree } from "./span-tree/span-tree.service.ts";
+import { ZSpanTreeParams, ZSpanTreeQuery } from "./span-tree/span-tree.schemas.ts";
+import { ZStartBody } from "./start/start.schemas.ts";
+import { startReplay } from "./start/start.service.ts";
+import { getReplayStatus } from "./status.service.ts";
+
+export const postReplayStart = defineRoute({
+  body: ZStartBody,
+  handler: ({ db, auth, body }) => startReplay(db, auth, body),
+});
+
+export const postReplayStatus = defineRoute({
+  body: ZStatusBody,
+  handler: ({ db, auth, body }) => getReplayStatus(db, auth.organizationId, body),
+});
+
+export const postReplayComplete = defineRoute({
+  body: ZCompleteBody,
+  handler: ({ db, auth, body }) => completeReplay(db, auth.organizationId, body),
+});
+
+export const getReplaySpanTree = defineRoute({
+  params: ZSpanTreeParams,
+  query: ZSpanTreeQuery,
+  handler: ({ db, auth, params, query }) => getSpanTree(db, auth.organizationId, params.externalSpanId, query),
+});

@@ -1,0 +1,49 @@
+// The recorded span tree under one span, for mocking during replay (wire-facts §9.4): children in start
+// order, outputs inline unless asked not to. Spans the sim plan withheld content of are left out unless they
+// recorded an error (http-interface.md, sim plan rule 3); their children move up to the nearest kept span.
+import type { Database } from "../../db/client.ts";
+import { notFound } from "../../errors.ts";
+import { canonicalId } from "../../ids.ts";
+import { isWithheld } from "../outline.ts";
+import { selectSpanTrace, selectTreeSpans, type TTreeSpanRow } from "../spans.queries.ts";
+import { buildSubtree, type TreeNode } from "../tree.ts";
+import type { TSpanTreeNode, TSpanTreeQuery } from "./span-tree.schemas.ts";
+
+/**
+ * `externalSpanId` is a canonical span id; an SDK span id that is not a UUID maps to its canonical id the way
+ * ingestion derives it (decisions.md, Identity), so it finds the same span. Unknown or foreign → 404.
+ */
+export async function getSpanTree(db: Database, organizationId: string, externalSpanId: string, query: TSpanTreeQuery) {
+  const id = canonicalId(organizationId, externalSpanId);
+  const span = await selectSpanTrace(db.prisma, organizationId, id);
+  if (!span) throw notFound(`Span ${externalSpanId}`);
+  const rows = await selectTreeSpans(db.prisma, organizationId, span.traceId, query.includeOutputs);
+  const root = buildSubtree(rows, id, (r) => !isWithheld(r));
+  if (!root) throw notFound(`Span ${externalSpanId}`);
+  return { root: toNode(root, query, true) };
+}
+
+function toNode(node: TreeNode<TTreeSpanRow>, query: TSpanTreeQuery, isRoot: boolean): TSpanTreeNode {
+  const r = node.row;
+  const withOutput = query.includeOutputs && (!isRoot || query.includeRootOutput);
+  return {
+    sourceSpanId: r.sourceSpanId,
+    externalSpanId: r.id,
+    traceFunctionKey: r.traceFunctionKey,
+    spanName: r.name,
+    type: r.type,
+    ...(withOutput ? recordedOutput(r.rawSpan) : {}),
+    children: node.children.map((c) => toNode(c, query, false)),
+  };
+}
+
+/** The stored span_data.output (and its superjson meta, when there is one), verbatim (wire-facts §3.6). */
+function recordedOutput(rawSpan: unknown): { output: unknown; outputMeta?: unknown } {
+  const data = isObject(rawSpan) && isObject(rawSpan.span_data) ? rawSpan.span_data : {};
+  const meta = data.output_meta;
+  return { output: data.output ?? null, ...(meta !== undefined && meta !== null ? { outputMeta: meta } : {}) };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,86 @@
+// Reads that choose what a replay replays. Every query filters by organization.
+import type { Prisma } from "../../db/client.ts";
+import { empty, sql, type SqlClient } from "../../db/sql.ts";
+
+/**
+ * The most recently started completed (or failed), non-dropped, non-replay traces of a trace function
+ * (decisions.md, Precise rules), optionally only those with an active assertion. Raw SQL for the EXISTS on
+ * assertions, which has no Prisma relation to traces.
+ */
+export async function selectRecentTraceIds(
+  db: SqlClient,
+  f: { organizationId: string; traceFunctionKey: string; limit: number; onlyWithAssertions: boolean },
+): Promise<string[]> {
+  const withAssertions = f.onlyWithAssertions
+    ? sql`AND EXISTS (SELECT 1 FROM assertions a
+        WHERE a.organization_id = t.organization_id AND a.trace_id = t.id AND a.archived_at IS NULL)`
+    : empty;
+  const rows = await db.query<{ id: string }>(sql`
+    SELECT t.id::text AS id FROM traces t
+    WHERE t.organization_id = ${f.organizationId}::uuid AND t.trace_function_key = ${f.traceFunctionKey}
+      AND t.status IN ('completed', 'failed') AND NOT t.dropped AND t.test_run_id IS NULL ${withAssertions}
+    ORDER BY t.started_at DESC NULLS LAST, t.id DESC
+    LIMIT ${f.limit}`);
+  return rows.map((r) => r.id);
+}
+
+export function selectTraceKeys(prisma: Prisma, organizationId: string, ids: string[]) {
+  return prisma.trace.findMany({
+    where: { organizationId, id: { in: ids } },
+    select: { id: true, traceFunctionKey: true, dropped: true },
+  });
+}
+
+export function selectDatasets(prisma: Prisma, organizationId: string, ids: string[]) {
+  return prisma.dataset.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true, traceFunctionKey: true } });
+}
+
+/** Members of the datasets that are still replayable (not dropped), ordered by dataset then trace id. */
+export async function selectDatasetMembers(prisma: Prisma, organizationId: string, datasetIds: string[]) {
+  const rows = await prisma.datasetTrace.findMany({
+    where: { organizationId, datasetId: { in: datasetIds } },
+    select: { datasetId: true, traceId: true },
+    orderBy: { traceId: "asc" },
+  });
+  const live = await prisma.trace.findMany({
+    where: { organizationId, id: { in: [...new Set(rows.map((r) => r.traceId))] }, dropped: false },
+    select: { id: true },
+  });
+  const liveIds = new Set(live.map((t) => t.id));
+  return rows.filter((r) => liveIds.has(r.traceId));
+}
+
+export function selectGraders(prisma: Prisma, organizationId: string, ids: string[]) {
+  return prisma.grader.findMany({
+    where: { organizationId, id: { in: ids } },
+    select: { id: true, traceFunctionKey: true, status: true },
+  });
+}
+
+/** The active graders assigned to the datasets: their runnable graders (http-interface.md, replay/start). */
+export async function selectActiveDatasetGraderIds(prisma: Prisma, organizationId: string, datasetIds: string[]) {
+  const rows = await prisma.datasetGrader.findMany({
+    where: { datasetId: { in: datasetIds }, grader: { organizationId, status: "active" } },
+    select: { graderId: true },
+    orderBy: { graderId: "asc" },
+  });
+  return rows.map((r) => r.graderId);
+}
+
+/** Which of the traces have at least one active (not archived) assertion. */
+export async function selectTraceIdsWithAssertions(prisma: Prisma, organizationId: string, traceIds: string[]) {
+  const rows = await prisma.assertion.findMany({
+    where: { organizationId, traceId: { in: traceIds }, archivedAt: null },
+    select: { traceId: true },
+    distinct: ["traceId"],
+  });
+  return new Set(rows.map((r) => r.traceId));
+}
+
+/** What a replay item tells about its original trace. */
+export function selectItemTraces(prisma: Prisma, organizationId: string, ids: string[]) {
+  return prisma.trace.findMany({
+    where: { organizationId, id: { in: ids } },
+    select: { id: true, ingestionType: true, metadata: true, startedAt: true, endedAt: true },
+  });
+}
