@@ -33,6 +33,8 @@ export const ZEnv = z.object({
   REPRISE_INIT_API_KEY: optionalString,
   REPRISE_OTLP_INGEST_CONCURRENCY: intInRange(1, 32, 8),
   REPRISE_JUDGE_CONCURRENCY: intInRange(1, 64, 4),
+  /** Model the LLM judge uses for replay assertions without a `check` (graders name their own model). */
+  REPRISE_JUDGE_MODEL: optionalString.transform((v) => v ?? "gpt-4o-mini"),
   REPRISE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   OPENAI_BASE_URL: optionalString.transform((v) => v ?? "https://api.openai.com/v1"),
   OPENAI_API_KEY: optionalString,
