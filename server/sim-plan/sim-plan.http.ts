@@ -1,0 +1,15 @@
+// REST handlers of the sim plan (http-interface.md "GET /api/sdk/sim-plan"; decisions.md "Sim plan").
+import { defineRoute } from "../http/define-route.ts";
+import { ZSimPlanPost } from "./sim-plan.schemas.ts";
+import { decideSimPlan, getSimPlan } from "./sim-plan.service.ts";
+
+/** GET /api/sdk/sim-plan → {nodes: [{traceFunctionKey, name, captureContent: false}]} */
+export const getSimPlanRoute = defineRoute({
+  handler: async ({ db, auth }) => ({ nodes: await getSimPlan(db, auth.organizationId) }),
+});
+
+/** POST /api/sdk/sim-plan {decisions} → {nodes, refused} */
+export const postSimPlanRoute = defineRoute({
+  body: ZSimPlanPost,
+  handler: async ({ db, auth, body }) => decideSimPlan(db, auth.organizationId, auth.userId, body.decisions),
+});

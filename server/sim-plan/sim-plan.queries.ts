@@ -1,0 +1,78 @@
+// The only database access of the sim plan. Raw SQL: the lock test is a correlated NOT EXISTS over spans and
+// the decisions are a set-based upsert, neither of which Prisma expresses. Every query filters by organization.
+import { empty, join, raw, sql, type Sql, type SqlClient } from "../db/sql.ts";
+import { FRAMEWORK_SOURCE_PATTERN } from "./lock-rules.ts";
+import type { TSimPlanDecision } from "./sim-plan.schemas.ts";
+
+const ROOT = raw(`s.parent_span_id IS NULL`);
+// Empty origin fields mean "recorded before they existed" (http-interface.md, Versioning).
+const FRAMEWORK = raw(
+  `(NULLIF(s.instrumentation, '') NOT IN ('span', 'trace') OR (NULLIF(s.instrumentation, '') IS NULL AND s.source ~ '${FRAMEWORK_SOURCE_PATTERN}'))`,
+);
+const IMPORTED = raw(`s.payload_type <> 'sdk-function'`);
+const SERVICE_NAME = raw(`(starts_with(d.name, 'reprise.') OR starts_with(d.name, 'bitfab.'))`);
+
+/** Content-off decisions of nodes that no recorded span locks, for GET /sim-plan. */
+export function selectContentOffNodes(db: SqlClient, organizationId: string) {
+  return db.query<{ trace_function_key: string; name: string }>(sql`
+    SELECT d.trace_function_key, d.name
+    FROM sim_plan_decisions d
+    WHERE d.organization_id = ${organizationId}::uuid
+      AND NOT d.capture_content
+      AND NOT ${SERVICE_NAME}
+      AND NOT EXISTS (
+        SELECT 1 FROM spans s
+        WHERE s.organization_id = d.organization_id AND s.node_key = d.trace_function_key AND s.name = d.name
+          AND (${ROOT} OR ${FRAMEWORK} OR ${IMPORTED}))
+    ORDER BY d.trace_function_key, d.name`);
+}
+
+export interface NodeStatsRow {
+  trace_function_key: string;
+  name: string;
+  span_count: number;
+  content_off_count: number;
+  root: boolean;
+  framework: boolean;
+  imported: boolean;
+}
+
+/** Per-node span counts and lock facts, for the given nodes or for every node (of one trace function). */
+export function selectNodeStats(db: SqlClient, organizationId: string, filter: { traceFunctionKey?: string; nodes?: Array<{ traceFunctionKey: string; name: string }> }) {
+  const where: Sql[] = [sql`s.organization_id = ${organizationId}::uuid`, sql`s.node_key IS NOT NULL`];
+  if (filter.traceFunctionKey !== undefined) where.push(sql`s.node_key = ${filter.traceFunctionKey}`);
+  if (filter.nodes) {
+    if (filter.nodes.length === 0) return Promise.resolve([] as NodeStatsRow[]);
+    where.push(sql`(s.node_key, s.name) IN (${join(filter.nodes.map((n) => sql`(${n.traceFunctionKey}, ${n.name})`), ", ")})`);
+  }
+  return db.query<NodeStatsRow>(sql`
+    SELECT s.node_key AS trace_function_key, s.name,
+      count(*)::int AS span_count,
+      (count(*) FILTER (WHERE s.content_off_by_simulation_plan))::int AS content_off_count,
+      COALESCE(bool_or(${ROOT}), false) AS root,
+      COALESCE(bool_or(${FRAMEWORK}), false) AS framework,
+      COALESCE(bool_or(${IMPORTED}), false) AS imported
+    FROM spans s
+    WHERE ${join(where, " AND ")}
+    GROUP BY s.node_key, s.name`);
+}
+
+export function selectDecisions(db: SqlClient, organizationId: string, traceFunctionKey?: string) {
+  const byKey = traceFunctionKey !== undefined ? sql`AND trace_function_key = ${traceFunctionKey}` : empty;
+  return db.query<{ trace_function_key: string; name: string; capture_content: boolean }>(sql`
+    SELECT trace_function_key, name, capture_content FROM sim_plan_decisions
+    WHERE organization_id = ${organizationId}::uuid ${byKey}`);
+}
+
+/** One multi-row upsert; the caller passes each node once. */
+export async function upsertDecisions(db: SqlClient, organizationId: string, userId: string | null, decisions: TSimPlanDecision[]) {
+  if (decisions.length === 0) return;
+  const rows = decisions.map(
+    (d) => sql`(${organizationId}::uuid, ${d.traceFunctionKey}, ${d.name}, ${d.captureContent}, ${userId}::uuid, now())`,
+  );
+  await db.query(sql`
+    INSERT INTO sim_plan_decisions (organization_id, trace_function_key, name, capture_content, updated_by_user_id, updated_at)
+    VALUES ${join(rows, ", ")}
+    ON CONFLICT (organization_id, trace_function_key, name) DO UPDATE
+      SET capture_content = EXCLUDED.capture_content, updated_by_user_id = EXCLUDED.updated_by_user_id, updated_at = now()`);
+}

@@ -1,0 +1,45 @@
+// Wire contracts of the sim plan (http-interface.md "GET /api/sdk/sim-plan"; wire-facts §10; decisions.md
+// "Sim plan": the POST is our extension).
+import { z } from "zod";
+import { zText } from "../traces/traces.schemas.ts";
+
+export const ZSimPlanNode = z.object({
+  traceFunctionKey: z.string(),
+  name: z.string(),
+  captureContent: z.literal(false),
+});
+export type TSimPlanNode = z.output<typeof ZSimPlanNode>;
+
+export const ZSimPlanDecision = z.object({
+  traceFunctionKey: zText(1000).min(1),
+  name: zText(10_000).min(1),
+  captureContent: z.boolean(),
+});
+export type TSimPlanDecision = z.output<typeof ZSimPlanDecision>;
+
+export const ZSimPlanPost = z.object({ decisions: z.array(ZSimPlanDecision).min(1).max(1000) });
+
+export const ZRefusedDecision = z.object({ traceFunctionKey: z.string(), name: z.string(), reason: z.string() });
+export type TRefusedDecision = z.output<typeof ZRefusedDecision>;
+
+export const ZSimPlanResponse = z.object({ nodes: z.array(ZSimPlanNode) });
+export const ZSimPlanPostResponse = z.object({ nodes: z.array(ZSimPlanNode), refused: z.array(ZRefusedDecision) });
+
+export const ZLockReason = z.enum(["root", "framework", "imported", "service_name"]);
+export type TLockReason = z.output<typeof ZLockReason>;
+
+/** A node as the console shows it: what was recorded, what was decided, and why it may be locked. */
+export const ZSimPlanNodeStats = z.object({
+  traceFunctionKey: z.string(),
+  name: z.string(),
+  spanCount: z.number().int(),
+  /** Spans stored without content because the plan turned it off; they still count as recorded. */
+  contentOffSpanCount: z.number().int(),
+  /** The stored decision, or null when none was made (capture on). */
+  decision: z.boolean().nullable(),
+  /** What SDKs are told: false only for an unlocked node decided off. */
+  captureContent: z.boolean(),
+  locked: z.boolean(),
+  lockReasons: z.array(ZLockReason),
+});
+export type TSimPlanNodeStats = z.output<typeof ZSimPlanNodeStats>;

@@ -1,0 +1,85 @@
+// Sim plan use cases: what SDKs read (GET), decisions (POST, our extension) and the per-node view the console
+// shows. Locks are computed from recorded spans at read time, so a stale decision on a node that became locked
+// is never served (http-interface.md sim plan rule 1).
+import type { Database } from "../db/client.ts";
+import { describeLock, isServiceAssignedName, lockReasonsOf } from "./lock-rules.ts";
+import * as q from "./sim-plan.queries.ts";
+import type { TRefusedDecision, TSimPlanDecision, TSimPlanNode, TSimPlanNodeStats } from "./sim-plan.schemas.ts";
+
+/** The nodes whose content capture is off and not locked (GET /api/sdk/sim-plan). */
+export async function getSimPlan(db: Database, organizationId: string): Promise<TSimPlanNode[]> {
+  const rows = await q.selectContentOffNodes(db.sql, organizationId);
+  return rows.map((r) => ({ traceFunctionKey: r.trace_function_key, name: r.name, captureContent: false as const }));
+}
+
+/**
+ * Applies decisions; a decision on a locked node is refused and reported, the others apply. Decisions on nodes
+ * not seen yet are stored (unless the name is service-assigned) and take effect once spans arrive.
+ */
+export async function decideSimPlan(
+  db: Database,
+  organizationId: string,
+  userId: string | null,
+  decisions: TSimPlanDecision[],
+): Promise<{ nodes: TSimPlanNode[]; refused: TRefusedDecision[] }> {
+  // The same node twice in one request: the last decision wins.
+  const unique = [...new Map(decisions.map((d) => [nodeId(d.traceFunctionKey, d.name), d])).values()];
+  const stats = await q.selectNodeStats(db.sql, organizationId, { nodes: unique });
+  const byNode = new Map(stats.map((s) => [nodeId(s.trace_function_key, s.name), s]));
+  const refused: TRefusedDecision[] = [];
+  const accepted: TSimPlanDecision[] = [];
+  for (const d of unique) {
+    const s = byNode.get(nodeId(d.traceFunctionKey, d.name));
+    const reasons = lockReasonsOf({ name: d.name, root: s?.root ?? false, framework: s?.framework ?? false, imported: s?.imported ?? false });
+    if (reasons.length > 0) refused.push({ traceFunctionKey: d.traceFunctionKey, name: d.name, reason: describeLock(reasons) });
+    else accepted.push(d);
+  }
+  await q.upsertDecisions(db.sql, organizationId, userId, accepted);
+  return { nodes: await getSimPlan(db, organizationId), refused };
+}
+
+/**
+ * Every node seen in recorded spans or named by a decision, with span counts (content-off spans included),
+ * the stored decision, the effective capture setting and lock reasons. For the console's sim plan page.
+ */
+export async function findSimPlanNodes(db: Database, organizationId: string, filter: { traceFunctionKey?: string } = {}): Promise<TSimPlanNodeStats[]> {
+  const [stats, decisions] = await Promise.all([
+    q.selectNodeStats(db.sql, organizationId, filter),
+    q.selectDecisions(db.sql, organizationId, filter.traceFunctionKey),
+  ]);
+  const decided = new Map(decisions.map((d) => [nodeId(d.trace_function_key, d.name), d.capture_content]));
+  const nodes = new Map<string, TSimPlanNodeStats>();
+  for (const s of stats) {
+    const reasons = lockReasonsOf(s);
+    const decision = decided.get(nodeId(s.trace_function_key, s.name)) ?? null;
+    nodes.set(nodeId(s.trace_function_key, s.name), {
+      traceFunctionKey: s.trace_function_key,
+      name: s.name,
+      spanCount: s.span_count,
+      contentOffSpanCount: s.content_off_count,
+      decision,
+      captureContent: reasons.length > 0 || decision !== false,
+      locked: reasons.length > 0,
+      lockReasons: reasons,
+    });
+  }
+  for (const d of decisions) {
+    const id = nodeId(d.trace_function_key, d.name);
+    if (nodes.has(id)) continue;
+    const locked = isServiceAssignedName(d.name);
+    nodes.set(id, {
+      traceFunctionKey: d.trace_function_key,
+      name: d.name,
+      spanCount: 0,
+      contentOffSpanCount: 0,
+      decision: d.capture_content,
+      captureContent: locked || d.capture_content,
+      locked,
+      lockReasons: locked ? ["service_name"] : [],
+    });
+  }
+  return [...nodes.values()].sort((x, y) => cmp(x.traceFunctionKey, y.traceFunctionKey) || cmp(x.name, y.name));
+}
+
+const nodeId = (traceFunctionKey: string, name: string) => JSON.stringify([traceFunctionKey, name]);
+const cmp = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
