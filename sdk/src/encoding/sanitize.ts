@@ -11,6 +11,8 @@ const MAX_DEPTH = 64;
 export interface Sanitized {
   value: unknown;
   lost: string[];
+  /** False when the copy is plain JSON data, so superjson would add no meta and can be skipped. */
+  needsMeta: boolean;
 }
 
 /** Returns the `<unserializable: reason>` placeholder used across the SDKs. */
@@ -22,11 +24,13 @@ export function unserializable(reason: string): string {
 export function sanitize(value: unknown): Sanitized {
   const walker = new Walker();
   const result = walker.walk(value, 0);
-  return { value: result, lost: [...walker.lost] };
+  return { value: result, lost: [...walker.lost], needsMeta: walker.needsMeta };
 }
 
 class Walker {
   readonly lost = new Set<string>();
+  /** Set when something only superjson's meta can describe was met (Date, Map, undefined, NaN, a shared reference…). */
+  needsMeta = false;
   private readonly seen = new Map<object, unknown>();
 
   walk(value: unknown, depth: number): unknown {
@@ -37,7 +41,14 @@ class Walker {
         return this.stub("symbol");
       case "object":
         return value === null ? null : this.walkObject(value, depth);
-      default:
+      case "string":
+      case "boolean":
+        return value;
+      case "number":
+        if (!Number.isFinite(value) || Object.is(value, -0)) this.needsMeta = true;
+        return value;
+      default: // undefined, bigint
+        this.needsMeta = true;
         return value;
     }
   }
@@ -49,10 +60,19 @@ class Walker {
 
   private walkObject(value: object, depth: number): unknown {
     const known = this.seen.get(value);
-    if (known !== undefined) return known; // repeated or circular: superjson keeps the reference
+    if (known !== undefined) {
+      this.needsMeta = true; // repeated or circular: superjson keeps the reference
+      return known;
+    }
     if (depth >= MAX_DEPTH) return this.stub("max_depth");
-    if (isLeafObject(value)) return value;
-    if (ArrayBuffer.isView(value)) return copyView(value);
+    if (isLeafObject(value)) {
+      this.needsMeta = true;
+      return value;
+    }
+    if (ArrayBuffer.isView(value)) {
+      this.needsMeta = true;
+      return copyView(value);
+    }
     if (value instanceof Promise || value instanceof WeakMap || value instanceof WeakSet) {
       return this.stub(value.constructor.name);
     }
@@ -65,11 +85,12 @@ class Walker {
   private walkArray(value: unknown[], depth: number): unknown[] {
     const copy: unknown[] = [];
     this.seen.set(value, copy);
-    for (const item of value) copy.push(this.walk(item, depth + 1));
+    for (let i = 0; i < value.length; i += 1) copy.push(this.walk(value[i], depth + 1)); // holes read as undefined
     return copy;
   }
 
   private walkMap(value: Map<unknown, unknown>, depth: number): Map<unknown, unknown> {
+    this.needsMeta = true;
     const copy = new Map<unknown, unknown>();
     this.seen.set(value, copy);
     for (const [k, v] of value) copy.set(this.walk(k, depth + 1), this.walk(v, depth + 1));
@@ -77,6 +98,7 @@ class Walker {
   }
 
   private walkSet(value: Set<unknown>, depth: number): Set<unknown> {
+    this.needsMeta = true;
     const copy = new Set<unknown>();
     this.seen.set(value, copy);
     for (const v of value) copy.add(this.walk(v, depth + 1));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { serialize } from "superjson";
 import { decodeValue, encodeValue } from "./value-codec.js";
 
 function roundTrip(value: unknown): unknown {
@@ -30,6 +31,19 @@ describe("value codec", () => {
       lost: [],
     });
     expect(encodeValue(["a", 1])).toEqual({ json: ["a", 1], lost: [] });
+  });
+
+  it("encodes plain JSON data exactly as superjson would, without meta (fast path)", () => {
+    const values = [["q", 1, true, null], { a: { b: [1.5, "x"] } }, "text", 0, [], {}];
+    for (const value of values) {
+      const encoded = encodeValue(value);
+      expect(encoded.json).toEqual(serialize(value).json);
+      expect(encoded.meta).toBeUndefined();
+    }
+    expect(encodeValue([undefined]).meta).toBeDefined();
+    expect(encodeValue({ n: -0 }).meta).toBeDefined();
+    const shared = { x: 1 };
+    expect(encodeValue([shared, shared]).meta).toEqual(serialize([shared, shared]).meta);
   });
 
   it("keeps undefined, NaN, RegExp, typed arrays, Buffers and circular references", () => {

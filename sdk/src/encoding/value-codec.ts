@@ -17,7 +17,9 @@ export interface EncodedValue {
  * rejects becomes a single `<unserializable: …>` stub.
  */
 export function encodeValue(value: unknown): EncodedValue {
-  const { value: safe, lost } = sanitize(value);
+  const { value: safe, lost, needsMeta } = sanitize(value);
+  // Plain JSON data encodes to itself with no meta: skip superjson on the hot path.
+  if (!needsMeta) return { json: safe, lost };
   try {
     const { json, meta } = serialize(safe);
     return meta === undefined ? { json, lost } : { json, meta: meta as ValueMeta, lost };

@@ -51,21 +51,40 @@ export class RepriseSpanExporter implements SpanExporter {
   private readonly throttle = new Throttle();
   private readonly semaphore: Semaphore;
   private readonly warner: ThrottledWarner;
+  private readonly inFlight = new Set<Promise<BatchResult>>();
+  private failures = 0;
 
   constructor(private readonly deps: ExporterDeps) {
     this.semaphore = new Semaphore(deps.config.exportConcurrency);
     this.warner = new ThrottledWarner(deps.logger);
   }
 
-  /** OpenTelemetry's exporter entry point. */
+  /**
+   * OpenTelemetry's exporter entry point. Outcomes are counted here and read by the transport's flush; the
+   * processor is always told SUCCESS because BatchSpanProcessor clears its "exporting" flag a second time after a
+   * failed export (in `.finally` and again in `.catch`), which lets exports pile up concurrently, without bound,
+   * while the server is down.
+   */
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
-    this.exportBatch(spans).then(
-      (result) =>
-        resultCallback(
-          result.kind === "success" ? { code: ExportResultCode.SUCCESS } : { code: ExportResultCode.FAILED, error: result.error },
-        ),
-      (error: unknown) => resultCallback({ code: ExportResultCode.FAILED, error: error as Error }),
+    const running = this.exportBatch(spans).catch(
+      (error: unknown): BatchResult => ({ kind: "failure", requests: 0, failed: 0, error: error as Error }),
     );
+    this.inFlight.add(running);
+    void running.then((result) => {
+      this.inFlight.delete(running);
+      if (result.kind === "failure") this.failures += 1;
+      resultCallback({ code: ExportResultCode.SUCCESS });
+    });
+  }
+
+  /** Export calls that failed since creation. */
+  get failureCount(): number {
+    return this.failures;
+  }
+
+  /** Resolves when no export call is in flight. */
+  async whenIdle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all(this.inFlight);
   }
 
   /** Nothing is buffered here; the processor owns the queue. */

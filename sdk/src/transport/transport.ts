@@ -29,6 +29,7 @@ export interface CarrierRequest {
 interface Started {
   provider: TracerProvider;
   processor: DropOldestBatchSpanProcessor;
+  exporter: RepriseSpanExporter;
   tracer: Tracer;
   agent: http.Agent;
 }
@@ -91,7 +92,13 @@ export class Transport {
   async flush(timeoutMs: number): Promise<boolean> {
     const started = this.started;
     if (!started) return true;
-    return withTimeout(started.processor.forceFlush().then(() => true, () => false), timeoutMs, false);
+    const failuresBefore = started.exporter.failureCount;
+    const flushed = (async () => {
+      await started.processor.forceFlush();
+      await started.exporter.whenIdle(); // exports already running when the flush began count too
+      return started.exporter.failureCount === failuresBefore;
+    })();
+    return withTimeout(flushed, timeoutMs, false);
   }
 
   /** Flushes, then shuts the processor down for good; later carriers are refused. */
@@ -136,7 +143,7 @@ export class Transport {
       spanLimits: { attributeCountLimit: 2, attributeValueLengthLimit: Infinity, eventCountLimit: 0, linkCountLimit: 0 },
       spanProcessors: [processor],
     });
-    this.started = { provider, processor, tracer: provider.getTracer(SDK_SCOPE_NAME, SDK_VERSION), agent };
+    this.started = { provider, processor, exporter, tracer: provider.getTracer(SDK_SCOPE_NAME, SDK_VERSION), agent };
     return this.started;
   }
 }
