@@ -1,0 +1,4 @@
+import { createFunctionRoute } from "@/server/functions/functions.http.ts";
+
+export const dynamic = "force-dynamic";
+export const POST = createFunctionRoute;
