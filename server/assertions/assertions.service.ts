@@ -35,6 +35,20 @@ export async function findEffectiveAssertions(prisma: Client, organizationId: st
   return { assertions: [], inheritedFrom: null };
 }
 
+/**
+ * The trace and its replay ancestors (traces.original_trace_id), nearest first; [] when the trace is not
+ * the organization's. An assertion of any of them applies to the trace (labels validate against this).
+ */
+export async function findTraceLineageIds(prisma: Client, organizationId: string, traceId: string): Promise<string[]> {
+  const ids: string[] = [];
+  let trace = isUuid(traceId) ? await q.findTraceLineage(prisma, organizationId, traceId.toLowerCase()) : null;
+  while (trace && ids.length < MAX_LINEAGE && !ids.includes(trace.id)) {
+    ids.push(trace.id);
+    trace = trace.originalTraceId ? await q.findTraceLineage(prisma, organizationId, trace.originalTraceId) : null;
+  }
+  return ids;
+}
+
 /** GET /api/sdk/traces/{traceId}/assertions: a trace of another organization is a 404. */
 export async function getTraceAssertions(db: Database, organizationId: string, traceId: string) {
   const found = await findEffectiveAssertions(db.prisma, organizationId, traceId);

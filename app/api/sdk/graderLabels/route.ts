@@ -1,0 +1,4 @@
+import { getGraderLabels } from "@/server/labels/labels.http.ts";
+
+export const dynamic = "force-dynamic";
+export const GET = getGraderLabels;

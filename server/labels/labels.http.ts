@@ -1,0 +1,26 @@
+// REST handlers of the label endpoints (http-interface.md, Labels). Thin: parse, call the service.
+import { defineRoute } from "../http/define-route.ts";
+import { findGraderLabels } from "./grader-labels.service.ts";
+import { ZAgentLabelsBody, ZGraderLabelsQuery, ZHumanLabelsBody, ZTraceLabelsQuery } from "./labels.schemas.ts";
+import { findTraceLabels } from "./trace-labels-read.service.ts";
+import { saveAgentLabels, saveHumanLabels } from "./trace-labels.service.ts";
+
+export const postAgentLabels = defineRoute({
+  body: ZAgentLabelsBody,
+  handler: ({ db, auth, body }) => saveAgentLabels(db, auth, body),
+});
+
+export const getTraceLabels = defineRoute({
+  query: ZTraceLabelsQuery,
+  handler: ({ db, auth, query }) => findTraceLabels(db, auth.organizationId, query.traceIds),
+});
+
+export const postHumanLabels = defineRoute({
+  body: ZHumanLabelsBody,
+  handler: ({ db, auth, body }) => saveHumanLabels(db, auth, body.labels),
+});
+
+export const getGraderLabels = defineRoute({
+  query: ZGraderLabelsQuery,
+  handler: ({ db, auth, query }) => findGraderLabels(db, auth.organizationId, query),
+});

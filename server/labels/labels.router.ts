@@ -1,0 +1,28 @@
+// labels.*: verdicts recorded in the console. A human verdict is the same write as
+// POST /api/sdk/traces/labels/human; clearing is the `{archive: true}` write of POST /api/sdk/traces/labels;
+// approving or rejecting an agent verdict is console-only (server/verdicts).
+import { z } from "zod";
+import { protectedProcedure, router } from "../trpc/init.ts";
+import { ZUuid } from "../traces/traces.schemas.ts";
+import { reviewAgentVerdict } from "../verdicts/verdicts.service.ts";
+import { saveAgentLabels, saveHumanLabels } from "./trace-labels.service.ts";
+
+const ZTarget = z.object({ traceId: ZUuid, assertionId: ZUuid.nullable().default(null) });
+
+export const labelsRouter = router({
+  saveHuman: protectedProcedure
+    .input(ZTarget.extend({ label: z.boolean(), annotation: z.string().max(20_000).nullable().optional() }))
+    .mutation(({ ctx, input }) =>
+      saveHumanLabels(ctx.db, ctx.auth, [{ traceId: input.traceId, assertionId: input.assertionId, label: input.label, annotation: input.annotation || null }]),
+    ),
+
+  clear: protectedProcedure
+    .input(ZTarget)
+    .mutation(({ ctx, input }) =>
+      saveAgentLabels(ctx.db, ctx.auth, { labels: [{ traceId: input.traceId, assertionId: input.assertionId, archive: true }], testRunId: undefined }),
+    ),
+
+  review: protectedProcedure
+    .input(ZTarget.extend({ approve: z.boolean() }))
+    .mutation(({ ctx, input }) => reviewAgentVerdict(ctx.db, ctx.auth, input)),
+});

@@ -1,0 +1,145 @@
+// Wire contracts of the label endpoints (http-interface.md "Trace label", "Grader label", Labels; request
+// and response shapes of wire-facts.md §12 and §14).
+import { z } from "zod";
+import { queryInt } from "../datasets/datasets.schemas.ts";
+
+const ZUuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID").transform((s) => s.toLowerCase());
+/** A trace id as the caller knows it: the canonical UUID, or an SDK source id (mapped as ingestion maps it). */
+const ZTraceRef = z.string().min(1, "must not be empty").max(500);
+export const ZConfidence = z.enum(["VeryLow", "Low", "Medium", "High", "VeryHigh"]);
+const ZAnnotation = z.string().max(20_000, "must be at most 20000 characters").nullable().optional();
+
+/**
+ * One agent verdict (wire-facts.md §12.1): exactly one of traceId / originalTraceId (sourceTraceId is its
+ * deprecated alias), `attempt` only with originalTraceId, and exactly one mode: verdict, skip or archive.
+ */
+export const ZAgentLabelEntry = z
+  .object({
+    traceId: ZTraceRef.optional(),
+    originalTraceId: ZTraceRef.optional(),
+    sourceTraceId: ZTraceRef.optional(),
+    attempt: z.number().int().min(0, "must be 0 or more").optional(),
+    assertionId: ZUuid.nullable().optional(),
+    label: z.boolean().optional(),
+    annotation: ZAnnotation,
+    confidence: ZConfidence.nullable().optional(),
+    skip: z.boolean().optional(),
+    archive: z.boolean().optional(),
+  })
+  .superRefine((e, ctx) => {
+    const keys = [e.traceId, e.originalTraceId ?? e.sourceTraceId].filter((k) => k !== undefined).length;
+    if (keys !== 1 || (e.originalTraceId !== undefined && e.sourceTraceId !== undefined)) {
+      ctx.addIssue({ code: "custom", path: ["traceId"], message: "give exactly one of traceId or originalTraceId" });
+    }
+    if (e.attempt !== undefined && e.traceId !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["attempt"], message: "is only allowed with originalTraceId" });
+    }
+    const modes = [e.label !== undefined, e.skip === true, e.archive === true].filter(Boolean).length;
+    if (modes !== 1) ctx.addIssue({ code: "custom", path: ["label"], message: "give exactly one of label (a verdict), skip: true or archive: true" });
+  });
+export type TAgentLabelEntry = z.infer<typeof ZAgentLabelEntry>;
+
+const VERDICTS = "must hold 1 to 200 verdicts";
+
+export const ZAgentLabelsBody = z
+  .object({
+    labels: z.array(ZAgentLabelEntry).min(1, VERDICTS).max(200, VERDICTS),
+    testRunId: ZUuid.optional(),
+    /** Newer SDKs say experiment for test run (wire-facts.md §20.13). */
+    experimentId: ZUuid.optional(),
+  })
+  .transform(({ experimentId, ...body }) => ({ ...body, testRunId: body.testRunId ?? experimentId }))
+  .superRefine((body, ctx) => {
+    body.labels.forEach((e, i) => {
+      if (e.traceId === undefined && !body.testRunId) {
+        ctx.addIssue({ code: "custom", path: ["labels", i, "originalTraceId"], message: "needs the top-level testRunId of the replay" });
+      }
+    });
+  });
+export type TAgentLabelsBody = z.infer<typeof ZAgentLabelsBody>;
+
+export const ZHumanLabelEntry = z.object({
+  traceId: ZTraceRef,
+  assertionId: ZUuid.nullable().optional(),
+  label: z.boolean(),
+  annotation: ZAnnotation,
+  confidence: ZConfidence.nullable().optional(),
+});
+export type THumanLabelEntry = z.infer<typeof ZHumanLabelEntry>;
+export const ZHumanLabelsBody = z.object({ labels: z.array(ZHumanLabelEntry).min(1, VERDICTS).max(200, VERDICTS) });
+
+/** Comma-separated ids, 1 to `max` (http-interface.md, Limits); duplicates collapse to the first. */
+export const idList = (max: number) =>
+  z
+    .string()
+    .transform((s) => [...new Set(s.split(",").map((id) => id.trim()).filter((id) => id !== ""))])
+    .pipe(z.array(z.string().max(500)).min(1, `must hold 1 to ${max} comma-separated ids`).max(max, `must hold 1 to ${max} comma-separated ids`));
+
+export const ZTraceLabelsQuery = z.object({ traceIds: idList(100) });
+
+export const ZGraderLabelsQuery = z.object({
+  traceIds: idList(100).optional(),
+  graderId: z.string().max(200).optional(),
+  /** Only for grader-only reads; range-checked always (decisions.md: a broken limit is a 400). */
+  limit: queryInt(1, 200).optional(),
+});
+export type TGraderLabelsQuery = z.infer<typeof ZGraderLabelsQuery>;
+
+// ─── Responses ──────────────────────────────────────────────────────────────
+
+export const ZLabelAction = z.enum(["set", "skipped", "archived", "no-active-label"]);
+export const ZAgentLabelsResponse = z.object({
+  labels: z.array(
+    z.object({
+      key: z.string(),
+      traceId: z.string().nullable(),
+      action: ZLabelAction,
+      /** Present (true) when a replay verdict did not resolve to a replay trace; nothing was written. */
+      unresolved: z.boolean().optional(),
+    }),
+  ),
+});
+export const ZHumanLabelsResponse = z.object({
+  labels: z.array(z.object({ traceId: z.string(), assertionId: z.string().nullable(), label: z.boolean(), action: ZLabelAction })),
+});
+
+const ZLabelSource = z.enum(["human", "agent", "judge"]);
+export const ZAssertionLabel = z.object({
+  assertionId: z.string(),
+  assertion: z.string(),
+  labelStatus: z.enum(["labeled", "skipped", "errored", "unlabeled"]),
+  label: z.boolean().nullable(),
+  annotation: z.string().nullable(),
+  confidence: z.string().nullable(),
+  labelSource: ZLabelSource.nullable(),
+  approved: z.boolean(),
+});
+export const ZTraceLabels = z.object({
+  traceId: z.string(),
+  labelStatus: z.enum(["labeled", "skipped", "errored", "unlabeled"]),
+  label: z.boolean().nullable(),
+  annotation: z.string().nullable(),
+  confidence: z.string().nullable(),
+  approved: z.boolean(),
+  labelSource: ZLabelSource.nullable(),
+  passed: z.number().int(),
+  failed: z.number().int(),
+  assertions: z.array(ZAssertionLabel),
+});
+export type TTraceLabels = z.infer<typeof ZTraceLabels>;
+export const ZTraceLabelsResponse = z.object({ labels: z.array(ZTraceLabels), unresolvedTraceIds: z.array(z.string()) });
+
+export const ZGraderLabel = z.object({
+  traceId: z.string(),
+  graderId: z.string(),
+  graderName: z.string().nullable(),
+  graderStatus: z.string(),
+  label: z.boolean().nullable(),
+  labelReason: z.string().nullable(),
+  failureDiagnostic: z.string().nullable(),
+  labelConfidence: z.string().nullable(),
+  source: z.enum(["human", "live_grader"]),
+  evaluatedAt: z.string().nullable(),
+});
+export type TGraderLabel = z.infer<typeof ZGraderLabel>;
+export const ZGraderLabelsResponse = z.object({ labels: z.array(ZGraderLabel) });

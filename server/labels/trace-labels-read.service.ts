@@ -1,0 +1,57 @@
+// GET /api/sdk/traces/labels (http-interface.md; entry shape of wire-facts.md §12.3): each trace's current
+// whole-trace verdict plus one entry per assertion that applies to it (its own, else its original's) or
+// that it has a verdict for. Archived assertions and superseded verdicts are hidden.
+import { findEffectiveAssertions } from "../assertions/assertions.service.ts";
+import type { Database } from "../db/client.ts";
+import { canonicalId } from "../ids.ts";
+import type { TTraceLabels } from "./labels.schemas.ts";
+import * as q from "./trace-labels.queries.ts";
+import type { CurrentLabelRow } from "./trace-labels.queries.ts";
+
+type AssertionRef = { id: string; assertion: string };
+
+/** Entries in the given order for the organization's traces; the other ids come back in unresolvedTraceIds. */
+export async function findTraceLabels(db: Database, organizationId: string, traceIds: string[]) {
+  const ids = traceIds.map((given) => ({ given, id: canonicalId(organizationId, given) }));
+  const known = await q.findExistingTraceIds(db.prisma, organizationId, ids.map((t) => t.id));
+  const found = [...new Set(ids.filter((t) => known.has(t.id)).map((t) => t.id))];
+  const current = await q.findCurrentLabels(db.prisma, organizationId, found);
+  const labeledAssertionIds = [...new Set(current.flatMap((l) => (l.assertionId ? [l.assertionId] : [])))];
+  const activeLabeled = await q.findActiveAssertions(db.prisma, organizationId, labeledAssertionIds);
+  const labels: TTraceLabels[] = [];
+  for (const traceId of found) {
+    const own = current.filter((l) => l.traceId === traceId);
+    const effective = (await findEffectiveAssertions(db.prisma, organizationId, traceId))?.assertions ?? [];
+    const extra = activeLabeled.filter((a) => own.some((l) => l.assertionId === a.id) && !effective.some((e) => e.id === a.id));
+    labels.push(toTraceLabels(traceId, own, [...effective, ...extra]));
+  }
+  return { labels, unresolvedTraceIds: ids.filter((t) => !known.has(t.id)).map((t) => t.given) };
+}
+
+function toTraceLabels(traceId: string, current: CurrentLabelRow[], assertions: AssertionRef[]): TTraceLabels {
+  const whole = current.find((l) => l.assertionId === null);
+  const entries = assertions.map((a) => {
+    const l = current.find((c) => c.assertionId === a.id);
+    return { assertionId: a.id, assertion: a.assertion, ...verdictFields(l) };
+  });
+  const scored = entries.filter((e) => e.labelStatus === "labeled");
+  return {
+    traceId,
+    ...verdictFields(whole),
+    passed: scored.filter((e) => e.label === true).length,
+    failed: scored.filter((e) => e.label === false).length,
+    assertions: entries,
+  };
+}
+
+function verdictFields(l: CurrentLabelRow | undefined) {
+  return {
+    labelStatus: (l?.labelStatus ?? "unlabeled") as TTraceLabels["labelStatus"],
+    label: l?.label ?? null,
+    annotation: l?.annotation ?? null,
+    confidence: l?.confidence ?? null,
+    labelSource: (l?.labelSource ?? null) as TTraceLabels["labelSource"],
+    // Human verdicts are validated on write (decisions.md: they read back approved: true).
+    approved: l?.approved ?? false,
+  };
+}

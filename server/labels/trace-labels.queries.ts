@@ -1,0 +1,98 @@
+// The only database access for trace labels (verdict history). The current verdict of a target (trace,
+// assertion or none) is the row with superseded_at null; the partial unique index trace_labels_current_key
+// guarantees at most one.
+import type { Prisma as PrismaClient } from "../db/client.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+import { sql } from "../db/sql.ts";
+import { newId } from "../ids.ts";
+
+export type Client = PrismaClient | Prisma.TransactionClient;
+
+export const currentLabelSelect = {
+  traceId: true,
+  assertionId: true,
+  labelStatus: true,
+  label: true,
+  annotation: true,
+  confidence: true,
+  labelSource: true,
+  approved: true,
+} as const;
+export type CurrentLabelRow = Prisma.TraceLabelGetPayload<{ select: typeof currentLabelSelect }>;
+
+export interface NewTraceLabel {
+  organizationId: string;
+  traceId: string;
+  assertionId: string | null;
+  /** labeled | skipped | errored */
+  labelStatus: string;
+  label: boolean | null;
+  annotation: string | null;
+  confidence: string | null;
+  /** human | agent | judge */
+  labelSource: string;
+  approved: boolean;
+  approvedByUserId: string | null;
+  authorUserId: string | null;
+  testRunId: string | null;
+}
+
+/**
+ * Serialises verdict writes per trace until the transaction ends (a transaction-scoped advisory lock, so
+ * ingestion's row locks on the trace are not involved). Callers lock several traces in sorted order.
+ */
+export async function lockTraceLabels(tx: Prisma.TransactionClient, organizationId: string, traceId: string) {
+  await tx.$queryRaw(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`trace-labels:${organizationId}:${traceId}`}, 0))::text`);
+}
+
+/** Marks the current verdict of the target superseded; returns how many rows it changed (0 or 1). */
+export async function supersedeCurrent(tx: Prisma.TransactionClient, t: { organizationId: string; traceId: string; assertionId: string | null }, at: Date) {
+  const res = await tx.traceLabel.updateMany({
+    where: { organizationId: t.organizationId, traceId: t.traceId, assertionId: t.assertionId, supersededAt: null },
+    data: { supersededAt: at },
+  });
+  return res.count;
+}
+
+export function insertLabel(tx: Prisma.TransactionClient, row: NewTraceLabel, at: Date) {
+  return tx.traceLabel.create({
+    data: {
+      id: newId(),
+      ...row,
+      approvalState: row.approved ? "approved" : "pending",
+      approvedAt: row.approved ? at : null,
+      createdAt: at,
+    },
+    select: { id: true },
+  });
+}
+
+export function findCurrentLabels(prisma: Client, organizationId: string, traceIds: string[]): Promise<CurrentLabelRow[]> {
+  return prisma.traceLabel.findMany({
+    where: { organizationId, traceId: { in: traceIds }, supersededAt: null },
+    select: currentLabelSelect,
+  });
+}
+
+export async function findExistingTraceIds(prisma: Client, organizationId: string, ids: string[]) {
+  const rows = await prisma.trace.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true } });
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Replay traces of one test run for one original trace, lowest attempt first. */
+export function findReplayTraces(prisma: Client, organizationId: string, testRunId: string, originalTraceId: string) {
+  return prisma.trace.findMany({
+    where: { organizationId, testRunId, originalTraceId },
+    select: { id: true, replayAttempt: true },
+    orderBy: [{ replayAttempt: { sort: "asc", nulls: "first" } }, { createdAt: "asc" }],
+  });
+}
+
+/** Active assertions among `ids`, with the trace each belongs to. */
+export function findActiveAssertions(prisma: Client, organizationId: string, ids: string[]) {
+  return prisma.assertion.findMany({
+    where: { organizationId, id: { in: ids }, archivedAt: null },
+    select: { id: true, traceId: true, assertion: true, createdAt: true },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+}

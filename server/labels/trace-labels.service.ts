@@ -1,0 +1,177 @@
+// Writing trace verdicts (http-interface.md "Trace label", "Label write actions", POST …/labels and
+// …/labels/human; wire-facts.md §12). A new verdict supersedes the current one of its target, so history
+// is kept; every batch runs in one transaction.
+import { findTraceLineageIds } from "../assertions/assertions.service.ts";
+import type { Database } from "../db/client.ts";
+import { AppError } from "../errors.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+import { canonicalId } from "../ids.ts";
+import type { TAgentLabelEntry, TAgentLabelsBody, THumanLabelEntry } from "./labels.schemas.ts";
+import * as q from "./trace-labels.queries.ts";
+import type { NewTraceLabel } from "./trace-labels.queries.ts";
+
+const TX_OPTIONS = { timeout: 60_000, maxWait: 30_000 };
+type Tx = Prisma.TransactionClient;
+type Action = "set" | "skipped" | "archived" | "no-active-label";
+
+/**
+ * Records one verdict as the current one of its target (trace, assertion or none), superseding the
+ * previous. For the replay judge (labelSource "judge", labelStatus "errored" when a target is missing)
+ * and other features; call inside a transaction.
+ */
+export async function recordTraceVerdict(tx: Tx, row: NewTraceLabel, at = new Date()): Promise<void> {
+  await q.lockTraceLabels(tx, row.organizationId, row.traceId);
+  await q.supersedeCurrent(tx, row, at);
+  await q.insertLabel(tx, row, at);
+}
+
+/** Archive mode: the current verdict is superseded and none replaces it. */
+async function archiveCurrent(tx: Tx, t: { organizationId: string; traceId: string; assertionId: string | null }, at: Date): Promise<Action> {
+  await q.lockTraceLabels(tx, t.organizationId, t.traceId);
+  return (await q.supersedeCurrent(tx, t, at)) > 0 ? "archived" : "no-active-label";
+}
+
+/** Locks every trace of the batch up front, in sorted order, so two batches never deadlock. */
+async function lockAll(tx: Tx, organizationId: string, traceIds: string[]) {
+  for (const id of [...new Set(traceIds)].sort()) await q.lockTraceLabels(tx, organizationId, id);
+}
+
+/** assertionId must be an active assertion of the trace or of the original it replays. */
+async function assertApplies(tx: Tx, organizationId: string, pairs: { traceId: string; assertionId: string; where: string }[]) {
+  if (pairs.length === 0) return;
+  const active = new Map((await q.findActiveAssertions(tx, organizationId, pairs.map((p) => p.assertionId))).map((a) => [a.id, a.traceId]));
+  for (const p of pairs) {
+    const owner = active.get(p.assertionId);
+    if (!owner || !(await findTraceLineageIds(tx, organizationId, p.traceId)).includes(owner)) {
+      throw new AppError("bad_request", `${p.where}: assertion ${p.assertionId} is not an active assertion of trace ${p.traceId}; nothing was written.`, {
+        issues: [{ path: `${p.where}.assertionId`, message: "not an active assertion of this trace" }],
+      });
+    }
+  }
+}
+
+/**
+ * Replay verdicts resolve (originalTraceId, testRunId, attempt) to the replay trace: the given attempt, or
+ * without one attempt 0 (the lowest recorded). null when the replay trace is not persisted (yet).
+ */
+async function resolveReplay(tx: Tx, organizationId: string, testRunId: string, original: string, attempt?: number) {
+  const replays = await q.findReplayTraces(tx, organizationId, testRunId, canonicalId(organizationId, original));
+  if (attempt === undefined) return replays[0]?.id ?? null;
+  return replays.find((r) => (r.replayAttempt ?? 0) === attempt)?.id ?? null;
+}
+
+interface Resolved {
+  entry: TAgentLabelEntry;
+  key: string;
+  traceId: string | null;
+}
+
+/**
+ * POST /api/sdk/traces/labels. A direct traceId that is not the organization's is a 404 for the whole
+ * batch (nothing written); a replay verdict that does not resolve is reported per entry
+ * ({traceId: null, action: "skipped", unresolved: true}) and writes nothing. New agent verdicts start
+ * unapproved.
+ */
+export async function saveAgentLabels(db: Database, auth: { organizationId: string; userId: string }, body: TAgentLabelsBody) {
+  const { organizationId } = auth;
+  const labels = await db.prisma.$transaction(async (tx) => {
+    const resolved = await resolveEntries(tx, organizationId, body);
+    await assertApplies(tx, organizationId, resolved.flatMap((r, i) =>
+      r.traceId && r.entry.assertionId ? [{ traceId: r.traceId, assertionId: r.entry.assertionId, where: `labels.${i}` }] : []));
+    await lockAll(tx, organizationId, resolved.flatMap((r) => (r.traceId ? [r.traceId] : [])));
+    const at = new Date();
+    const out = [];
+    for (const { entry, key, traceId } of resolved) {
+      if (!traceId) {
+        out.push({ key, traceId: null, action: "skipped" as const, unresolved: true });
+        continue;
+      }
+      const target = { organizationId, traceId, assertionId: entry.assertionId ?? null };
+      let action: Action;
+      if (entry.archive) action = await archiveCurrent(tx, target, at);
+      else {
+        const skip = entry.skip === true;
+        await recordTraceVerdict(tx, {
+          ...target,
+          labelStatus: skip ? "skipped" : "labeled",
+          label: skip ? null : entry.label!,
+          annotation: entry.annotation ?? null,
+          confidence: skip ? null : (entry.confidence ?? null),
+          labelSource: "agent",
+          approved: false,
+          approvedByUserId: null,
+          authorUserId: auth.userId,
+          testRunId: body.testRunId ?? null,
+        }, at);
+        action = skip ? "skipped" : "set";
+      }
+      out.push({ key, traceId, action });
+    }
+    return out;
+  }, TX_OPTIONS);
+  return { labels };
+}
+
+async function resolveEntries(tx: Tx, organizationId: string, body: TAgentLabelsBody): Promise<Resolved[]> {
+  const direct = body.labels.flatMap((e) => (e.traceId !== undefined ? [canonicalId(organizationId, e.traceId)] : []));
+  const known = await q.findExistingTraceIds(tx, organizationId, direct);
+  const resolved: Resolved[] = [];
+  for (const [i, entry] of body.labels.entries()) {
+    if (entry.traceId !== undefined) {
+      const traceId = canonicalId(organizationId, entry.traceId);
+      if (!known.has(traceId)) throw new AppError("not_found", `labels.${i}: trace ${entry.traceId} not found; nothing was written.`);
+      resolved.push({ entry, key: entry.traceId, traceId });
+    } else {
+      const original = (entry.originalTraceId ?? entry.sourceTraceId)!;
+      resolved.push({ entry, key: original, traceId: await resolveReplay(tx, organizationId, body.testRunId!, original, entry.attempt) });
+    }
+  }
+  return resolved;
+}
+
+/**
+ * POST /api/sdk/traces/labels/human: all or nothing. A trace outside the organization, the same target
+ * twice, or an assertionId not active on its trace fails the whole batch with 400. Human verdicts are
+ * validated at once (approved, approval_state approved).
+ */
+export async function saveHumanLabels(db: Database, auth: { organizationId: string; userId: string }, entries: THumanLabelEntry[]) {
+  const { organizationId } = auth;
+  const rows = entries.map((e, i) => ({ ...e, i, traceId: canonicalId(organizationId, e.traceId), assertionId: e.assertionId ?? null }));
+  const seen = new Set<string>();
+  for (const r of rows) {
+    const target = `${r.traceId}/${r.assertionId ?? "-"}`;
+    if (seen.has(target)) throw batchError(r.i, "traceId", `names the same target (trace ${r.traceId}, assertion ${r.assertionId ?? "none"}) a second time`);
+    seen.add(target);
+  }
+  const labels = await db.prisma.$transaction(async (tx) => {
+    const known = await q.findExistingTraceIds(tx, organizationId, rows.map((r) => r.traceId));
+    const foreign = rows.find((r) => !known.has(r.traceId));
+    if (foreign) throw batchError(foreign.i, "traceId", `trace ${entries[foreign.i].traceId} is not a trace of this organization`);
+    await assertApplies(tx, organizationId, rows.flatMap((r) => (r.assertionId ? [{ traceId: r.traceId, assertionId: r.assertionId, where: `labels.${r.i}` }] : [])));
+    await lockAll(tx, organizationId, rows.map((r) => r.traceId));
+    const at = new Date();
+    for (const r of rows) {
+      await recordTraceVerdict(tx, {
+        organizationId,
+        traceId: r.traceId,
+        assertionId: r.assertionId,
+        labelStatus: "labeled",
+        label: r.label,
+        annotation: r.annotation ?? null,
+        confidence: r.confidence ?? null,
+        labelSource: "human",
+        approved: true,
+        approvedByUserId: auth.userId,
+        authorUserId: auth.userId,
+        testRunId: null,
+      }, at);
+    }
+    return rows.map((r) => ({ traceId: r.traceId, assertionId: r.assertionId, label: r.label, action: "set" as const }));
+  }, TX_OPTIONS);
+  return { labels };
+}
+
+function batchError(i: number, field: string, message: string) {
+  return new AppError("bad_request", `labels.${i}.${field}: ${message}; nothing was written.`, { issues: [{ path: `labels.${i}.${field}`, message }] });
+}
+
