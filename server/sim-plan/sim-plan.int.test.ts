@@ -113,6 +113,7 @@ describe("sim plan", () => {
     ["an empty name", { decisions: [off("k", "")] }],
     ["a missing key", { decisions: [{ name: "n", captureContent: false }] }],
     ["a NUL character", { decisions: [off("k", "a\u0000b")] }],
+    ["a name longer than any recorded span name", { decisions: [off("k", "n".repeat(401))] }],
     ["too many decisions", { decisions: Array.from({ length: 1001 }, (_, i) => off("k", `n${i}`)) }],
   ])("answers 400 for %s and stores nothing", async (_name, body) => {
     const before = await db().prisma.simPlanDecision.count({ where: { organizationId: a.organizationId } });

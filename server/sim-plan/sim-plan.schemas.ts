@@ -10,9 +10,15 @@ export const ZSimPlanNode = z.object({
 });
 export type TSimPlanNode = z.output<typeof ZSimPlanNode>;
 
+/**
+ * Same cap as ingestion puts on span names and keys (server/ingest/write/span-fields.ts MAX_KEY_LENGTH): a longer
+ * name could never match a recorded span, and would overflow the btree key of the decisions table.
+ */
+const MAX_NODE_PART = 400;
+
 export const ZSimPlanDecision = z.object({
-  traceFunctionKey: zText(1000).min(1),
-  name: zText(10_000).min(1),
+  traceFunctionKey: zText(MAX_NODE_PART).min(1),
+  name: zText(MAX_NODE_PART).min(1),
   captureContent: z.boolean(),
 });
 export type TSimPlanDecision = z.output<typeof ZSimPlanDecision>;
