@@ -249,6 +249,23 @@ describe("transport, direct mode", () => {
     expect(ids.has(total - 1)).toBe(true);
   });
 
+  it("keeps scheduled exports one at a time while every export fails", async () => {
+    const s = await server(() => new Promise((resolve) => setTimeout(() => resolve({ status: 503 }), 40)));
+    const { t } = transport(s.url, {
+      transport: { maxExportBatchSize: 8, maxCarriersPerRequest: 8, scheduledDelayMillis: 5, maxAttempts: 2, backoffBaseMillis: 5 },
+    });
+    // The application keeps recording while deliveries fail.
+    let next = 0;
+    const timer = setInterval(() => {
+      for (let i = 0; i < 8; i += 1) t.submit(spanCarrier(next++));
+    }, 10);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    clearInterval(timer);
+    expect(s.requests.length).toBeGreaterThan(4);
+    // OpenTelemetry's processor would start a second export beside a failed one; ours never overlap.
+    expect(s.maxInFlight).toBe(1);
+  });
+
   it("close() flushes, then refuses new carriers", async () => {
     const s = await server();
     const { t } = transport(s.url);
