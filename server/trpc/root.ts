@@ -1,12 +1,18 @@
 // The console's root router. Feature routers are thin wiring over the same services the REST API calls.
 import { apiKeysRouter, usersRouter } from "../sessions/settings/settings.router.ts";
 import { sessionRouter } from "../sessions/sessions.router.ts";
+import { labelsRouter } from "../labels/labels.router.ts";
+import { simPlanRouter } from "../sim-plan/sim-plan.router.ts";
+import { tracesRouter } from "../traces/traces.router.ts";
 import { createCallerFactory, router } from "./init.ts";
 
 export const appRouter = router({
   session: sessionRouter,
   apiKeys: apiKeysRouter,
   users: usersRouter,
+  traces: tracesRouter,
+  labels: labelsRouter,
+  simPlan: simPlanRouter,
 });
 
 export type AppRouter = typeof appRouter;

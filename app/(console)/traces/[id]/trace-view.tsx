@@ -1,0 +1,111 @@
+"use client";
+// The trace page (issue 7, items 2 and 3): metadata, verdicts, the span waterfall with a span panel, and
+// the grader labels.
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { Badge } from "@/components/ui/badge.tsx";
+import { Card, CardHeader } from "@/components/ui/card.tsx";
+import { formatDateTime, formatDuration, formatNumber } from "@/components/ui/format.ts";
+import { PageHeader } from "@/components/ui/page-header.tsx";
+import { ErrorState, LoadingState } from "@/components/ui/states.tsx";
+import { JsonViewer } from "@/components/json-viewer.tsx";
+import { useTRPC } from "@/components/trpc/react.tsx";
+import type { RouterOutputs } from "@/components/trpc/types.ts";
+import { KindBadge, StatusBadge } from "../trace-badges.tsx";
+import { SpanPanel } from "./span-panel.tsx";
+import { VerdictPanel } from "./verdict-panel.tsx";
+import { Waterfall } from "./waterfall.tsx";
+
+type TraceData = RouterOutputs["traces"]["get"];
+
+export function TraceView({ id }: { id: string }) {
+  const trpc = useTRPC();
+  const query = useQuery(trpc.traces.get.queryOptions({ id }));
+  const [spanId, setSpanId] = useState<string | null>(null);
+  if (query.isPending) return <LoadingState label="Loading trace" />;
+  if (query.isError) return <ErrorState error={query.error} onRetry={() => query.refetch()} />;
+  const { trace, waterfall } = query.data;
+  const selected = spanId ?? waterfall.spans[0]?.id ?? null;
+  return (
+    <>
+      <p className="mb-2 text-xs"><Link href="/traces" className="text-accent-700 hover:underline">← Traces</Link></p>
+      <PageHeader
+        title={trace.name || trace.traceFunctionKey || trace.id}
+        description={<span className="font-mono text-xs">{trace.id}</span>}
+        actions={<><StatusBadge status={trace.status} /><KindBadge ingestionType={trace.ingestionType} testRunId={trace.testRunId} /></>}
+      />
+      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
+        <div className="min-w-0 space-y-6">
+          <Facts data={query.data} />
+          <Card aria-label="Spans">
+            <CardHeader title="Spans" description="Click a span to see its content. Bars show when each span ran within the trace." />
+            <Waterfall spans={waterfall.spans} totalMs={waterfall.totalMs} selectedId={selected} onSelect={setSpanId} />
+          </Card>
+          {selected ? <SpanPanel traceId={trace.id} spanId={selected} /> : null}
+        </div>
+        <div className="space-y-6">
+          <VerdictPanel data={query.data} />
+          <GraderLabels labels={query.data.graderLabels} />
+          {Object.keys(trace.metadata).length > 0 || trace.contexts.length > 0 ? (
+            <Card>
+              <CardHeader title="Trace metadata" />
+              <div className="space-y-3 p-4">
+                <JsonViewer value={trace.metadata} label="Metadata" />
+                {trace.contexts.length ? <JsonViewer value={trace.contexts} label="Contexts" /> : null}
+              </div>
+            </Card>
+          ) : null}
+        </div>
+      </div>
+    </>
+  );
+}
+
+function Facts({ data }: { data: TraceData }) {
+  const t = data.trace;
+  const facts: [string, React.ReactNode][] = [
+    ["Trace function", t.traceFunctionKey ?? "—"],
+    ["Started", formatDateTime(t.startedAt)],
+    ["Duration", formatDuration(t.durationMs)],
+    ["Spans", `${t.spanCount}${t.expectedSpanCount !== null ? ` of ${t.expectedSpanCount} expected` : ""}`],
+    ["Tokens", t.tokens ? `${formatNumber(t.tokens.total)} (${formatNumber(t.tokens.input)} in, ${formatNumber(t.tokens.output)} out)` : "—"],
+    ["Model", t.model ?? "—"],
+    ["Session", t.sessionId ?? "—"],
+    ["Replay of", t.originalTraceId ? <Link className="text-accent-700 hover:underline" href={`/traces/${t.originalTraceId}`}>{t.originalTraceId.slice(0, 8)}…</Link> : "—"],
+  ];
+  return (
+    <dl className="grid grid-cols-2 gap-x-6 gap-y-3 rounded-lg border border-zinc-200 bg-white p-4 shadow-xs sm:grid-cols-4">
+      {facts.map(([k, v]) => (
+        <div key={k} className="min-w-0">
+          <dt className="text-xs text-zinc-500">{k}</dt>
+          <dd className="truncate text-sm text-zinc-900">{v}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function GraderLabels({ labels }: { labels: TraceData["graderLabels"] }) {
+  return (
+    <Card>
+      <CardHeader title="Grader labels" description="Verdicts of the automated graders on this trace." />
+      {labels.length === 0 ? (
+        <p className="px-4 py-3 text-sm text-zinc-500">No grader has labelled this trace. Graders run when a trace completes, or from a dataset re-run.</p>
+      ) : (
+        <ul className="divide-y divide-zinc-100">
+          {labels.map((l) => (
+            <li key={l.graderId} className="space-y-1 px-4 py-2.5">
+              <div className="flex items-center justify-between gap-2">
+                <span className="font-medium">{l.graderName ?? l.graderId}</span>
+                {l.label === null ? <Badge tone="warn">errored</Badge> : <Badge tone={l.label ? "pass" : "fail"}>{l.label ? "pass" : "fail"}</Badge>}
+              </div>
+              {l.labelReason ? <p className="text-xs text-zinc-600">{l.labelReason}</p> : null}
+              {l.failureDiagnostic ? <p className="text-xs text-amber-800">{l.failureDiagnostic}</p> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,109 @@
+"use client";
+// Human verdicts (issue 7, item 3): pass/fail with an annotation on the trace and on each assertion (the
+// same writes as POST /api/sdk/traces/labels/human), clear, approve/reject an agent verdict, and keyboard
+// shortcuts P (pass), F (fail), N (next trace of the list, skipping this one).
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useEffect, useState } from "react";
+import { Button } from "@/components/ui/button.tsx";
+import { Card, CardHeader } from "@/components/ui/card.tsx";
+import { Textarea } from "@/components/ui/field.tsx";
+import { FormError } from "@/components/ui/states.tsx";
+import { useTRPC } from "@/components/trpc/react.tsx";
+import type { RouterOutputs } from "@/components/trpc/types.ts";
+import { nextInQueue } from "../queue.ts";
+import { VerdictBadge } from "../trace-badges.tsx";
+
+type TraceData = RouterOutputs["traces"]["get"];
+type Verdict = Pick<NonNullable<TraceData["verdict"]>, "labelStatus" | "label" | "labelSource" | "approved" | "annotation">;
+
+function useVerdictActions(traceId: string) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.traces.get.queryKey({ id: traceId }) });
+  return {
+    save: useMutation(trpc.labels.saveHuman.mutationOptions({ onSuccess: refresh })),
+    clear: useMutation(trpc.labels.clear.mutationOptions({ onSuccess: refresh })),
+    review: useMutation(trpc.labels.review.mutationOptions({ onSuccess: refresh })),
+  };
+}
+
+export function VerdictPanel({ data }: { data: TraceData }) {
+  const router = useRouter();
+  const traceId = data.trace.id;
+  const goNext = () => {
+    const next = nextInQueue(traceId);
+    router.push(next ? `/traces/${next}` : "/traces");
+  };
+  return (
+    <Card aria-label="Verdict">
+      <CardHeader title="Verdict" description={<>Shortcuts: <kbd>P</kbd> pass · <kbd>F</kbd> fail · <kbd>N</kbd> next trace</>} />
+      <div className="divide-y divide-zinc-100">
+        <TargetVerdict traceId={traceId} assertionId={null} title="Whole trace" verdict={data.verdict} shortcuts onNext={goNext} />
+        {data.assertions.assertions.map((a) => (
+          <TargetVerdict key={a.id} traceId={traceId} assertionId={a.id} title={a.assertion}
+            verdict={data.verdict?.assertions.find((v) => v.assertionId === a.id) ?? null} />
+        ))}
+      </div>
+      <div className="flex justify-end border-t border-zinc-100 px-4 py-2.5">
+        <Button variant="ghost" size="sm" onClick={goNext}>Next trace (N)</Button>
+      </div>
+    </Card>
+  );
+}
+
+function TargetVerdict({ traceId, assertionId, title, verdict, shortcuts, onNext }: {
+  traceId: string;
+  assertionId: string | null;
+  title: string;
+  verdict: Verdict | null;
+  shortcuts?: boolean;
+  onNext?: () => void;
+}) {
+  const { save, clear, review } = useVerdictActions(traceId);
+  const [annotation, setAnnotation] = useState(verdict?.annotation ?? "");
+  const record = (label: boolean) => save.mutate({ traceId, assertionId, label, annotation: annotation.trim() || null });
+
+  useEffect(() => {
+    if (!shortcuts) return;
+    const onKey = (e: KeyboardEvent) => {
+      const el = e.target as HTMLElement | null;
+      if (e.metaKey || e.ctrlKey || e.altKey || el?.closest("input, textarea, select, [contenteditable=true]")) return;
+      const key = e.key.toLowerCase();
+      if (key === "p") record(true);
+      else if (key === "f") record(false);
+      else if (key === "n") onNext?.();
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+
+  const busy = save.isPending || clear.isPending || review.isPending;
+  const labelled = verdict && verdict.labelStatus !== "unlabeled";
+  const unapprovedAgent = verdict?.labelSource === "agent" && verdict.labelStatus === "labeled" && !verdict.approved;
+  const name = assertionId ? `assertion "${title}"` : "the whole trace";
+  return (
+    <section aria-label={assertionId ? `Assertion: ${title}` : "Whole trace"} className="space-y-2 px-4 py-3">
+      <div className="flex items-start justify-between gap-2">
+        <h3 className="text-sm font-medium text-zinc-900">{title}</h3>
+        <span data-testid="current-verdict"><VerdictBadge verdict={verdict} /></span>
+      </div>
+      {verdict?.annotation ? <p className="text-xs whitespace-pre-wrap text-zinc-600">{verdict.annotation}</p> : null}
+      <Textarea aria-label={`Annotation for ${name}`} placeholder="Why? (optional)" className="min-h-14 text-xs" value={annotation} onChange={(e) => setAnnotation(e.target.value)} />
+      <div className="flex flex-wrap gap-2">
+        <Button variant="pass" size="sm" disabled={busy} onClick={() => record(true)} aria-label={`Pass ${name}`}>Pass</Button>
+        <Button variant="fail" size="sm" disabled={busy} onClick={() => record(false)} aria-label={`Fail ${name}`}>Fail</Button>
+        {labelled ? <Button variant="ghost" size="sm" disabled={busy} onClick={() => clear.mutate({ traceId, assertionId })} aria-label={`Clear verdict of ${name}`}>Clear</Button> : null}
+        {unapprovedAgent ? (
+          <>
+            <Button variant="secondary" size="sm" disabled={busy} onClick={() => review.mutate({ traceId, assertionId, approve: true })}>Approve agent verdict</Button>
+            <Button variant="danger" size="sm" disabled={busy} onClick={() => review.mutate({ traceId, assertionId, approve: false })}>Reject</Button>
+          </>
+        ) : null}
+      </div>
+      <FormError error={save.error ?? clear.error ?? review.error} />
+    </section>
+  );
+}

@@ -1,0 +1,85 @@
+"use client";
+// The span tree as a collapsible waterfall (issue 7, item 2): type, name, duration, tokens, model, errors,
+// mocked and content-off markers, and a bar placing each span in the trace's time line.
+import { useState } from "react";
+import { Badge } from "@/components/ui/badge.tsx";
+import { cn } from "@/components/ui/cn.ts";
+import { formatDuration, formatNumber } from "@/components/ui/format.ts";
+import type { RouterOutputs } from "@/components/trpc/types.ts";
+
+type Span = RouterOutputs["traces"]["get"]["waterfall"]["spans"][number];
+
+/** Rows left after hiding the descendants of collapsed spans (spans come depth-first with their depth). */
+function visibleSpans(spans: Span[], collapsed: Set<string>): Span[] {
+  const out: Span[] = [];
+  let hideDeeperThan: number | null = null;
+  for (const s of spans) {
+    if (hideDeeperThan !== null && s.depth > hideDeeperThan) continue;
+    hideDeeperThan = collapsed.has(s.id) ? s.depth : null;
+    out.push(s);
+  }
+  return out;
+}
+
+export function Waterfall({ spans, totalMs, selectedId, onSelect }: { spans: Span[]; totalMs: number; selectedId: string | null; onSelect: (id: string) => void }) {
+  const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
+  if (spans.length === 0) return <p className="px-4 py-6 text-sm text-zinc-500">No spans stored for this trace yet.</p>;
+  const toggle = (id: string) =>
+    setCollapsed((c) => {
+      const next = new Set(c);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  return (
+    <ul className="divide-y divide-zinc-50 py-1" aria-label="Span tree">
+      {visibleSpans(spans, collapsed).map((s) => (
+        <li key={s.id} className={cn("grid grid-cols-[minmax(0,1fr)_9rem] items-center gap-3 px-4 py-1.5 sm:grid-cols-[minmax(0,1fr)_14rem]", s.id === selectedId && "bg-accent-50")}>
+          <div className="flex min-w-0 items-center gap-1.5" style={{ paddingLeft: `${Math.min(s.depth, 12) * 1}rem` }}>
+            {s.childCount > 0 ? (
+              <button type="button" aria-expanded={!collapsed.has(s.id)} aria-label={`${collapsed.has(s.id) ? "Expand" : "Collapse"} ${s.name}`}
+                onClick={() => toggle(s.id)} className="size-5 shrink-0 rounded text-zinc-500 hover:bg-zinc-200">
+                {collapsed.has(s.id) ? "▸" : "▾"}
+              </button>
+            ) : <span className="size-5 shrink-0" aria-hidden />}
+            <button type="button" aria-pressed={s.id === selectedId} onClick={() => onSelect(s.id)} className="flex min-w-0 items-center gap-1.5 text-left">
+              <Badge className="shrink-0">{s.type}</Badge>
+              <span className="truncate font-medium text-zinc-900">{s.name}</span>
+            </button>
+            <SpanMarkers span={s} />
+          </div>
+          <div className="text-xs text-zinc-600">
+            <div className="flex justify-between gap-2 tabular-nums">
+              <span>{formatDuration(s.durationMs)}</span>
+              <span className="truncate text-zinc-500">{s.tokens ? `${formatNumber(s.tokens.total)} tok` : ""}{s.model ? ` · ${s.model}` : ""}</span>
+            </div>
+            <Bar span={s} totalMs={totalMs} />
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function SpanMarkers({ span }: { span: Span }) {
+  return (
+    <span className="flex shrink-0 items-center gap-1">
+      {span.errors?.some((e) => e.source !== "sdk") ? <Badge tone="fail" title={span.errors.map((e) => e.error).join("\n")}>error</Badge> : null}
+      {span.errors?.some((e) => e.source === "sdk") ? <Badge tone="warn" title="The SDK noted a capture problem (e.g. trimmed payload)">capture note</Badge> : null}
+      {span.mocked ? <Badge tone="accent" title="Served from the recorded output during replay">mocked</Badge> : null}
+      {span.contentOff ? <Badge title="The sim plan turned content capture off for this node">content off</Badge> : null}
+      {!span.final ? <Badge tone="warn" title="Only the start of this span has arrived">running</Badge> : null}
+    </span>
+  );
+}
+
+function Bar({ span, totalMs }: { span: Span; totalMs: number }) {
+  if (span.offsetMs === null || totalMs <= 0) return <div className="mt-1 h-1.5 rounded bg-zinc-100" />;
+  const left = (span.offsetMs / totalMs) * 100;
+  const width = Math.max(0.8, ((span.durationMs ?? 0) / totalMs) * 100);
+  return (
+    <div className="relative mt-1 h-1.5 rounded bg-zinc-100" aria-hidden>
+      <div className={cn("absolute h-1.5 rounded", span.errors ? "bg-red-400" : "bg-accent-500")} style={{ left: `${Math.min(left, 99)}%`, width: `${Math.min(width, 100 - Math.min(left, 99))}%` }} />
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import { Badge, type BadgeTone } from "@/components/ui/badge.tsx";
+import type { RouterOutputs } from "@/components/trpc/types.ts";
+
+type Verdict = Pick<NonNullable<RouterOutputs["traces"]["get"]["verdict"]>, "labelStatus" | "label" | "labelSource" | "approved">;
+
+const statusTone: Record<string, BadgeTone> = { completed: "pass", failed: "fail", pending: "warn" };
+
+export function StatusBadge({ status }: { status: string }) {
+  return <Badge tone={statusTone[status] ?? "neutral"}>{status}</Badge>;
+}
+
+/** captured / seeded, or replay when the trace was produced by an experiment. */
+export function KindBadge({ ingestionType, testRunId }: { ingestionType: string; testRunId: string | null }) {
+  if (testRunId) return <Badge tone="accent">replay</Badge>;
+  return <Badge>{ingestionType}</Badge>;
+}
+
+export function VerdictBadge({ verdict }: { verdict: Verdict | null | undefined }) {
+  if (!verdict || verdict.labelStatus === "unlabeled") return <span className="text-xs text-zinc-400">unlabeled</span>;
+  if (verdict.labelStatus === "skipped") return <Badge>skipped</Badge>;
+  if (verdict.labelStatus === "errored") return <Badge tone="warn">errored</Badge>;
+  const pending = verdict.labelSource === "agent" && !verdict.approved;
+  return (
+    <span className="inline-flex items-center gap-1">
+      <Badge tone={verdict.label ? "pass" : "fail"}>{verdict.label ? "pass" : "fail"}</Badge>
+      <span className="text-xs text-zinc-500">
+        {verdict.labelSource}
+        {pending ? " · unapproved" : verdict.labelSource !== "human" ? " · approved" : ""}
+      </span>
+    </span>
+  );
+}

@@ -1,0 +1,67 @@
+// The trace page's span waterfall (issue 7, item 2): every stored span, content-off ones included and
+// marked (the console shows what the sim plan withheld; the SDK-facing trees leave them out), in the
+// shared tree order (server/replay/tree.ts), with offsets from the trace start for the bars.
+import type { Database } from "../db/client.ts";
+import { outlineErrors, spanTokens } from "../replay/outline.ts";
+import { buildForest, type TreeNode } from "../replay/tree.ts";
+import * as q from "./trace-view.queries.ts";
+
+export interface TWaterfallSpan {
+  id: string;
+  name: string;
+  type: string;
+  depth: number;
+  /** Milliseconds from the earliest span start; null when the span has no start time. */
+  offsetMs: number | null;
+  durationMs: number | null;
+  tokens: ReturnType<typeof spanTokens>;
+  model: string | null;
+  errors: ReturnType<typeof outlineErrors>;
+  mocked: boolean;
+  contentOff: boolean;
+  instrumentation: string | null;
+  final: boolean;
+  childCount: number;
+}
+
+/** Spans in depth-first tree order (children in start order), each with its depth; empty for no spans. */
+export async function findWaterfall(db: Database, organizationId: string, traceId: string): Promise<{ spans: TWaterfallSpan[]; totalMs: number }> {
+  const rows = await q.selectWaterfallSpans(db.prisma, organizationId, traceId);
+  const starts = rows.flatMap((r) => (r.startedAt ? [r.startedAt.getTime()] : []));
+  const origin = starts.length ? Math.min(...starts) : 0;
+  const ends = rows.flatMap((r) => {
+    const end = r.endedAt?.getTime() ?? (r.startedAt && r.durationMs !== null ? r.startedAt.getTime() + r.durationMs : null);
+    return end === null ? [] : [end];
+  });
+  const totalMs = ends.length ? Math.max(0, Math.max(...ends) - origin) : 0;
+  const spans: TWaterfallSpan[] = [];
+  const visit = (node: TreeNode<q.TWaterfallSpanRow>, depth: number) => {
+    spans.push(toWaterfallSpan(node, depth, origin));
+    for (const child of node.children) visit(child, depth + 1);
+  };
+  for (const root of buildForest(rows)) visit(root, 0);
+  return { spans, totalMs };
+}
+
+function toWaterfallSpan(node: TreeNode<q.TWaterfallSpanRow>, depth: number, origin: number): TWaterfallSpan {
+  const r = node.row;
+  const durationMs = r.durationMs ?? (r.startedAt && r.endedAt ? Math.max(0, r.endedAt.getTime() - r.startedAt.getTime()) : null);
+  return {
+    id: r.id,
+    name: r.name,
+    type: r.type,
+    depth,
+    offsetMs: r.startedAt ? r.startedAt.getTime() - origin : null,
+    durationMs,
+    tokens: spanTokens(r),
+    model: r.model,
+    errors: outlineErrors(r),
+    mocked: r.mocked,
+    contentOff: r.contentOffBySimulationPlan,
+    instrumentation: r.instrumentation,
+    final: r.isFinal,
+    childCount: node.children.length,
+  };
+}
+
+export const findTraceFunctionKeys = (db: Database, organizationId: string) => q.selectTraceFunctionKeys(db.prisma, organizationId);
