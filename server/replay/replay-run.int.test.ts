@@ -6,7 +6,7 @@ import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../test/h
 import { createSpan, createTrace, type SpanOverrides } from "../../test/factories.ts";
 import { canonicalId, newId } from "../ids.ts";
 import { getReplaySpanTree, postReplayComplete, postReplayStart, postReplayStatus } from "./replay.http.ts";
-import { ZCompleteResponse, ZStatusResponse } from "./replay.schemas.ts";
+import { ZCompleteResponse, ZStatusResponse, type TCompleteResponse } from "./replay.schemas.ts";
 import { ZSpanTreeResponse } from "./span-tree/span-tree.schemas.ts";
 
 describe("a replay run", () => {
@@ -127,8 +127,8 @@ describe("a replay run", () => {
   it("complete: tokens, outlines of replay and original (tree, durations, tokens, models), and the same answer twice", async () => {
     const first = await complete({ testRunId: runId, experimentId: runId });
     expect(first.status).toBe(200);
-    const body = first.body;
-    const [local, serverId] = Object.entries(body.traceIds)[0];
+    const body = first.body as TCompleteResponse;
+    const [local, serverId] = Object.entries(body.traceIds)[0] as [string, string];
     expect(local).toBe(serverId);
     expect(body.traceCount).toBe(1);
     // Token totals are the sums of the llm spans: plan 20+4 and fetch 7+3.
