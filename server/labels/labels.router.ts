@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { protectedProcedure, router } from "../trpc/init.ts";
 import { ZUuid } from "../traces/traces.schemas.ts";
+import { getTrace } from "../traces/traces.service.ts";
 import { reviewAgentVerdict } from "../verdicts/verdicts.service.ts";
 import { saveAgentLabels, saveHumanLabels } from "./trace-labels.service.ts";
 
@@ -12,9 +13,12 @@ const ZTarget = z.object({ traceId: ZUuid, assertionId: ZUuid.nullable().default
 export const labelsRouter = router({
   saveHuman: protectedProcedure
     .input(ZTarget.extend({ label: z.boolean(), annotation: z.string().max(20_000).nullable().optional() }))
-    .mutation(({ ctx, input }) =>
-      saveHumanLabels(ctx.db, ctx.auth, [{ traceId: input.traceId, assertionId: input.assertionId, label: input.label, annotation: input.annotation || null }]),
-    ),
+    .mutation(async ({ ctx, input }) => {
+      // The console addresses one trace it showed: another organization's is NOT_FOUND, as everywhere in
+      // the console (the REST batch reports it as a 400 for the whole batch instead).
+      await getTrace(ctx.db, ctx.auth.organizationId, input.traceId);
+      return saveHumanLabels(ctx.db, ctx.auth, [{ traceId: input.traceId, assertionId: input.assertionId, label: input.label, annotation: input.annotation || null }]);
+    }),
 
   clear: protectedProcedure
     .input(ZTarget)
