@@ -1,0 +1,5 @@
+import { getRerunGraders, postRerunGraders } from "@/server/reruns/reruns.http.ts";
+
+export const dynamic = "force-dynamic";
+export const GET = getRerunGraders;
+export const POST = postRerunGraders;

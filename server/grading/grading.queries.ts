@@ -1,0 +1,86 @@
+// Database access of grading: the trace as grading reads it, grader labels, and the completion outbox.
+import type { Database } from "../db/client.ts";
+import { sql, type SqlClient } from "../db/sql.ts";
+import type { TGradingSpan, TVerdict } from "./grading.schemas.ts";
+
+export interface GradingTrace {
+  id: string;
+  status: string;
+  traceFunctionKey: string | null;
+  testRunId: string | null;
+  dropped: boolean;
+}
+
+export async function findGradingTrace(db: Database, organizationId: string, traceId: string): Promise<GradingTrace | null> {
+  return db.prisma.trace.findUnique({
+    where: { organizationId_id: { organizationId, id: traceId } },
+    select: { id: true, status: true, traceFunctionKey: true, testRunId: true, dropped: true },
+  });
+}
+
+type SpanRow = Omit<TGradingSpan, "startedAt" | "endedAt"> & { startedAt: Date | string | null; endedAt: Date | string | null };
+
+/** Spans of a trace with the fields rules and the judge read (output from raw_span->'span_data'). */
+export async function findGradingSpans(db: Database, organizationId: string, traceId: string): Promise<TGradingSpan[]> {
+  const rows = await db.sql.query<SpanRow>(sql`
+    SELECT id, parent_span_id AS "parentSpanId", name, type, started_at AS "startedAt", ended_at AS "endedAt", error,
+      raw_span->'span_data'->'input' AS input, raw_span->'span_data'->'output' AS output,
+      content_off_by_simulation_plan AS "contentOff",
+      input_tokens AS "inputTokens", output_tokens AS "outputTokens", total_tokens AS "totalTokens"
+    FROM spans WHERE organization_id = ${organizationId}::uuid AND trace_id = ${traceId}::uuid`);
+  const toDate = (v: Date | string | null) => (v === null ? null : new Date(v));
+  return rows.map((r) => ({ ...r, startedAt: toDate(r.startedAt), endedAt: toDate(r.endedAt), input: r.input ?? undefined, output: r.output ?? undefined }));
+}
+
+export interface GraderLabelWrite {
+  organizationId: string;
+  traceId: string;
+  graderId: string;
+  verdict: TVerdict;
+  source: "live_grader" | "human";
+  evaluatedAt: Date;
+}
+
+/** One grader label per (organization, trace, grader): a later grading replaces the row's verdict. */
+export async function upsertGraderLabel(client: SqlClient, id: string, w: GraderLabelWrite): Promise<void> {
+  const v = w.verdict;
+  await client.query(sql`
+    INSERT INTO grader_labels (id, organization_id, trace_id, grader_id, label, label_reason, failure_diagnostic, label_confidence, source, evaluated_at)
+    VALUES (${id}::uuid, ${w.organizationId}::uuid, ${w.traceId}::uuid, ${w.graderId}::uuid, ${v.label}::boolean, ${v.reason}, ${v.failureDiagnostic},
+            ${v.confidence}, ${w.source}, ${w.evaluatedAt.toISOString()}::timestamptz)
+    ON CONFLICT (organization_id, trace_id, grader_id) DO UPDATE SET
+      label = EXCLUDED.label, label_reason = EXCLUDED.label_reason, failure_diagnostic = EXCLUDED.failure_diagnostic,
+      label_confidence = EXCLUDED.label_confidence, source = EXCLUDED.source, evaluated_at = EXCLUDED.evaluated_at, updated_at = now()`);
+}
+
+export interface LiveGradingTarget {
+  eventId: string;
+  organizationId: string;
+  traceId: string;
+  /** null when the trace has nothing to grade (a replay, dropped, not completed, or no live grader). */
+  graderId: string | null;
+}
+
+/**
+ * Claims unprocessed trace.completed events (SKIP LOCKED: concurrent dispatchers take disjoint rows),
+ * marks them processed and returns the live graders each trace gets. Run inside the transaction that
+ * also inserts the grading jobs, so an event becomes jobs exactly once.
+ */
+export async function claimCompletionEvents(tx: SqlClient, limit: number): Promise<LiveGradingTarget[]> {
+  return tx.query<LiveGradingTarget>(sql`
+    WITH claimed AS (
+      SELECT id, organization_id, trace_id FROM trace_events
+      WHERE processed_at IS NULL AND kind = 'trace.completed'
+      ORDER BY id LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED
+    ), marked AS (
+      UPDATE trace_events e SET processed_at = now() FROM claimed c WHERE e.id = c.id RETURNING e.id
+    )
+    SELECT c.id::text AS "eventId", c.organization_id AS "organizationId", c.trace_id AS "traceId", g.id AS "graderId"
+    FROM claimed c
+    LEFT JOIN traces t ON t.organization_id = c.organization_id AND t.id = c.trace_id
+      AND t.test_run_id IS NULL AND NOT t.dropped AND t.status IN ('completed', 'failed')
+    LEFT JOIN graders g ON g.organization_id = t.organization_id AND g.trace_function_key = t.trace_function_key
+      AND g.status = 'active' AND g.live
+    ORDER BY c.id`);
+}

@@ -1,0 +1,67 @@
+// The grading worker: runs grading jobs (live, re-run, replay), records dead jobs, and dispatches
+// completion events. Started once per server process from server/startup.ts.
+import type { Database } from "../db/client.ts";
+import { newId } from "../ids.ts";
+import { logger } from "../logger.ts";
+import { findGraderRowsByIds } from "../graders/graders.queries.ts";
+import { startJobWorker, type ReceivedJob } from "../jobs/queue.ts";
+import { markRerunErrored, markRerunRunning, recordRerunItemDone } from "../reruns/reruns.queries.ts";
+import { findGradingSpans, findGradingTrace, upsertGraderLabel } from "./grading.queries.ts";
+import { GRADING_DEAD_QUEUE, GRADING_QUEUE, GRADING_QUEUE_OPTIONS, gradingJobClient, type TGradingJob } from "./grading.queues.ts";
+import { evaluateGrader, whyNotGradable } from "./grading.service.ts";
+import type { JudgeOptions } from "./judge.ts";
+import { startLiveDispatcher } from "./live.ts";
+
+/** Grades one (trace, grader) and writes its label; for a re-run, records progress in the same transaction. */
+export async function runGradingJob(db: Database, job: TGradingJob, judge?: JudgeOptions): Promise<void> {
+  const { organizationId, traceId, graderId, runId } = job;
+  if (runId && !(await markRerunRunning(db, runId))) return; // the run ended (errored): nothing to do
+  const [trace, [grader]] = await Promise.all([findGradingTrace(db, organizationId, traceId), findGraderRowsByIds(db, organizationId, [graderId])]);
+  const skip = whyNotGradable(trace) ?? (grader ? null : "the grader no longer exists");
+  const verdict = skip ? null : await evaluateGrader(grader!, await findGradingSpans(db, organizationId, traceId), judge);
+  if (skip) logger.debug("grading skipped", { organizationId, traceId, graderId, reason: skip });
+  await db.sql.transaction(async (tx) => {
+    if (verdict) await upsertGraderLabel(tx, newId(), { organizationId, traceId, graderId, verdict, source: "live_grader", evaluatedAt: new Date() });
+    if (runId) await recordRerunItemDone(tx, { runId, traceId, graderId, graded: verdict !== null });
+  });
+}
+
+export interface GradingWorkerOptions {
+  judge?: JudgeOptions;
+  /** Outbox poll interval. */
+  pollIntervalMs?: number;
+  maintenanceIntervalSeconds?: number;
+  /** Overrides of the grading queue's policy (tests use a short expiry). */
+  expireInSeconds?: number;
+  batchSize?: number;
+}
+
+export interface GradingWorker {
+  stop(): Promise<void>;
+}
+
+export async function startGrading(db: Database, options: GradingWorkerOptions = {}): Promise<GradingWorker> {
+  await gradingJobClient(db, { ...GRADING_QUEUE_OPTIONS, ...(options.expireInSeconds ? { expireInSeconds: options.expireInSeconds } : {}) });
+  const worker = await startJobWorker(db, { maintenanceIntervalSeconds: options.maintenanceIntervalSeconds });
+  if (db.sql.kind === "pglite") {
+    // One process holds a PGlite data directory, so an active job now was cut off by a crash: retry it.
+    const recovered = await worker.recoverInterruptedJobs([GRADING_QUEUE, GRADING_DEAD_QUEUE]);
+    if (recovered > 0) logger.info("retrying grading jobs interrupted by a restart", { recovered });
+  }
+  const work = { batchSize: options.batchSize ?? 8, pollingIntervalSeconds: 0.5 };
+  const handler = (job: ReceivedJob<TGradingJob>) => runGradingJob(db, job.data, options.judge);
+  // Two pollers: a batch waiting on a slow judge does not hold up the next one.
+  await worker.work(GRADING_QUEUE, handler, work);
+  await worker.work(GRADING_QUEUE, handler, work);
+  await worker.work<TGradingJob>(GRADING_DEAD_QUEUE, async (job) => {
+    logger.error("grading failed after every retry", { ...job.data });
+    if (job.data.runId) await markRerunErrored(db, job.data.runId, `Grading trace ${job.data.traceId} with grader ${job.data.graderId} failed after every retry.`);
+  });
+  const live = startLiveDispatcher(db, { intervalMs: options.pollIntervalMs ?? 1000, onJobs: () => worker.wake(GRADING_QUEUE) });
+  return {
+    async stop() {
+      await live.stop();
+      await worker.stop();
+    },
+  };
+}

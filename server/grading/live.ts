@@ -1,0 +1,51 @@
+// Live grading (decisions.md, "Graders": live graders grade captured and seeded traces on completion,
+// never replays). Ingestion writes one trace.completed outbox row per completed trace in the completion
+// transaction; this moves those rows into grading jobs and marks them processed in one transaction,
+// so each completion becomes its jobs exactly once (job ids are deterministic too).
+import type { Database } from "../db/client.ts";
+import { logger } from "../logger.ts";
+import { claimCompletionEvents } from "./grading.queries.ts";
+import { gradingJobs } from "./grading.service.ts";
+import { GRADING_QUEUE, gradingJobClient } from "./grading.queues.ts";
+
+export const LIVE_BATCH = 200;
+
+/** Moves one batch of completion events into grading jobs; returns how many events it took. */
+export async function dispatchCompletionEvents(db: Database, limit = LIVE_BATCH): Promise<{ events: number; jobs: number }> {
+  const client = await gradingJobClient(db);
+  return db.sql.transaction(async (tx) => {
+    const rows = await claimCompletionEvents(tx, limit);
+    const graded = rows.filter((r) => r.graderId !== null);
+    const jobs = gradingJobs(graded.map((r) => ({ organizationId: r.organizationId, traceId: r.traceId, graderIds: [r.graderId!], dedupeKey: "live" })));
+    await client.insert(GRADING_QUEUE, jobs, tx);
+    return { events: new Set(rows.map((r) => r.eventId)).size, jobs: jobs.length };
+  });
+}
+
+/** Polls the outbox until stopped; calls onJobs after a batch produced jobs (to wake local workers). */
+export function startLiveDispatcher(db: Database, options: { intervalMs: number; onJobs?: () => void }): { stop(): Promise<void> } {
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        const { events, jobs } = await dispatchCompletionEvents(db);
+        if (jobs > 0) options.onJobs?.();
+        if (events === LIVE_BATCH) continue;
+      } catch (error) {
+        logger.error("live grading dispatch failed; retrying", { error });
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, options.intervalMs);
+      });
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      wake?.();
+      await loop;
+    },
+  };
+}
