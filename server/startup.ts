@@ -5,6 +5,7 @@ import { getEnv } from "./env.ts";
 import { logger } from "./logger.ts";
 import { migrate } from "./db/migrator.ts";
 import { ensureInitialOrganization } from "./auth/auth.service.ts";
+import { startGrading } from "./grading/grading.worker.ts";
 
 type StartHook = () => Promise<void> | void;
 const hooks: StartHook[] = [];
@@ -13,6 +14,9 @@ const hooks: StartHook[] = [];
 export function onStart(hook: StartHook): void {
   hooks.push(hook);
 }
+
+// Grading worker: live grading of completed traces, re-runs, replay grading jobs (docs/graders.md).
+onStart(async () => void (await startGrading(await getDb())));
 
 export async function startServer(): Promise<void> {
   const env = getEnv();
