@@ -9,6 +9,7 @@ const nextConfig = {
     "@prisma/adapter-pg",
     "@prisma/driver-adapter-utils",
     "pg",
+    "pg-boss",
     "protobufjs",
   ],
   poweredByHeader: false,
