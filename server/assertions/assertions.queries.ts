@@ -78,7 +78,11 @@ export function insertAssertions(
   tx: Prisma.TransactionClient,
   rows: (AssertionFields & { id: string; organizationId: string; traceId: string; assertion: string; source: string; authorUserId: string })[],
 ) {
-  return tx.assertion.createMany({ data: rows.map((r) => ({ ...r, ...toData(r) })) });
+  // Reads order by (created_at, id); rows of one batch get created_at 1 ms apart so they keep the batch order.
+  const base = Date.now();
+  return tx.assertion.createMany({
+    data: rows.map((r, i) => ({ ...r, ...toData(r), createdAt: new Date(base + i), updatedAt: new Date(base + i) })),
+  });
 }
 
 /** Edits an active assertion of the trace; 0 when it is gone, archived, or another trace's. */

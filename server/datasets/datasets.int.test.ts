@@ -54,6 +54,15 @@ describe("datasets", () => {
     expect(await db().prisma.dataset.count({ where: { organizationId: org.organizationId, traceFunctionKey: "fn-race" } })).toBe(1);
   });
 
+  it("keeps organizations apart: the same (traceFunctionKey, name) in another organization is another dataset", async () => {
+    const mine = await upsert(org.apiKey, { traceFunctionKey: "fn-orgs", name: "shared", description: "mine" });
+    const theirs = await upsert(other.apiKey, { traceFunctionKey: "fn-orgs", name: "shared", description: "theirs" });
+    expect(theirs.body.created).toBe(true);
+    expect(theirs.body.dataset.id).not.toBe(mine.body.dataset.id);
+    const again = await call(getDatasetById, { apiKey: org.apiKey, params: { id: mine.body.dataset.id } });
+    expect(again.body.dataset.description).toBe("mine");
+  });
+
   it("rejects bad upsert bodies with 400 and writes nothing", async () => {
     for (const body of [{}, { traceFunctionKey: "fn-bad" }, { traceFunctionKey: "fn-bad", name: "  " }, { traceFunctionKey: 5, name: "x" }, { traceFunctionKey: "fn-bad", name: "x", description: 3 }]) {
       const res = await upsert(org.apiKey, body);
