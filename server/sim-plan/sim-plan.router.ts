@@ -1,13 +1,17 @@
 // simPlan.*: the console's sim plan page, wiring over sim-plan.service.ts (the same functions as REST).
 import { z } from "zod";
 import { protectedProcedure, router } from "../trpc/init.ts";
+import { describeLock } from "./lock-rules.ts";
 import { ZSimPlanDecision } from "./sim-plan.schemas.ts";
 import { decideSimPlan, findSimPlanNodes } from "./sim-plan.service.ts";
 
 export const simPlanRouter = router({
   nodes: protectedProcedure
     .input(z.object({ traceFunctionKey: z.string().max(1000).optional() }))
-    .query(({ ctx, input }) => findSimPlanNodes(ctx.db, ctx.auth.organizationId, input)),
+    .query(async ({ ctx, input }) => {
+      const nodes = await findSimPlanNodes(ctx.db, ctx.auth.organizationId, input);
+      return nodes.map((n) => ({ ...n, lockMessage: n.locked ? describeLock(n.lockReasons) : null }));
+    }),
 
   /** One toggle; a locked node comes back under `refused` with the reason, nothing applied. */
   decide: protectedProcedure

@@ -1,6 +1,8 @@
 // The console's root router. Feature routers are thin wiring over the same services the REST API calls.
 import { apiKeysRouter, usersRouter } from "../sessions/settings/settings.router.ts";
 import { sessionRouter } from "../sessions/sessions.router.ts";
+import { datasetsRouter } from "../datasets/datasets.router.ts";
+import { gradersRouter } from "../graders/graders.router.ts";
 import { labelsRouter } from "../labels/labels.router.ts";
 import { simPlanRouter } from "../sim-plan/sim-plan.router.ts";
 import { tracesRouter } from "../traces/traces.router.ts";
@@ -13,6 +15,8 @@ export const appRouter = router({
   traces: tracesRouter,
   labels: labelsRouter,
   simPlan: simPlanRouter,
+  graders: gradersRouter,
+  datasets: datasetsRouter,
 });
 
 export type AppRouter = typeof appRouter;

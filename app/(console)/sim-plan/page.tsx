@@ -1,13 +1,16 @@
 import { PageHeader } from "@/components/ui/page-header.tsx";
-import { ComingSoon } from "../_components/coming-soon.tsx";
+import { SimPlanNodes } from "./sim-plan-nodes.tsx";
 
 export const metadata = { title: "Sim plan" };
 
-export default function Page() {
+export default function SimPlanPage() {
   return (
     <>
-      <PageHeader title="Sim plan" description="Which recorded nodes capture their content." />
-      <ComingSoon what="Sim plan" />
+      <PageHeader
+        title="Sim plan"
+        description="Each node is a span name under the trace function of its trace's root. Turn content capture off for nodes whose inputs and outputs must not be recorded; SDKs read the plan about once a minute."
+      />
+      <SimPlanNodes />
     </>
   );
 }
