@@ -63,4 +63,17 @@ describe("console dataset and grader procedures", () => {
     const result = await caller.datasets.addTraces({ id: dataset.id, traceIds: [theirTrace] });
     expect(result).toMatchObject({ addedTraceIds: [], skippedTraceIds: [theirTrace] });
   });
+
+  it("starts a grader re-run that the progress query reports, and hides it from other organizations", async () => {
+    const { dataset } = await caller.datasets.save({ traceFunctionKey: "answer", name: "rerun me" });
+    await caller.datasets.addTraces({ id: dataset.id, traceIds: [traceId] });
+    const { grader } = await caller.graders.save({ traceFunctionKey: "answer", name: "rerun grader", kind: "rule", config: { check: { op: "noErrors" } } });
+    await caller.datasets.addGraders({ id: dataset.id, graderIds: [grader.id] });
+    const started = await caller.datasets.startRerun({ id: dataset.id });
+    expect(started.run.graderIds).toEqual([grader.id]);
+    const read = await caller.datasets.rerun({ id: dataset.id, runId: started.run.id });
+    expect(read.run?.id).toBe(started.run.id);
+    await expect(theirCaller.datasets.startRerun({ id: dataset.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(theirCaller.datasets.rerun({ id: dataset.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
 });

@@ -1,6 +1,7 @@
 // datasets.*: the console's datasets page, wiring over the dataset services (the same functions as REST).
 import { z } from "zod";
 import { protectedProcedure, router } from "../trpc/init.ts";
+import { getRerun, startRerun } from "../reruns/reruns.service.ts";
 import { ZUuid } from "../traces/traces.schemas.ts";
 import { addDatasetGraders, addDatasetTraces, findDatasetTraceIds, removeDatasetGraders, removeDatasetTraces } from "./dataset-members.service.ts";
 import { ZUpsertDatasetBody } from "./datasets.schemas.ts";
@@ -34,4 +35,12 @@ export const datasetsRouter = router({
   removeGraders: protectedProcedure
     .input(ZDatasetRef.extend({ graderIds: ZIds }))
     .mutation(({ ctx, input }) => removeDatasetGraders(ctx.db, ctx.auth.organizationId, input.id, input.graderIds)),
+
+  /** Re-runs the dataset's graders over its traces (POST …/rerunGraders); the page polls `rerun` for progress. */
+  startRerun: protectedProcedure
+    .input(ZDatasetRef.extend({ graderIds: ZIds.optional() }))
+    .mutation(({ ctx, input }) => startRerun(ctx.db, ctx.auth.organizationId, input.id, input.graderIds)),
+  rerun: protectedProcedure
+    .input(ZDatasetRef.extend({ runId: ZUuid.optional() }))
+    .query(({ ctx, input }) => getRerun(ctx.db, ctx.auth.organizationId, input.id, input.runId)),
 });

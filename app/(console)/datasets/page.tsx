@@ -1,13 +1,13 @@
 import { PageHeader } from "@/components/ui/page-header.tsx";
-import { ComingSoon } from "../_components/coming-soon.tsx";
+import { DatasetsList } from "./datasets-list.tsx";
 
 export const metadata = { title: "Datasets" };
 
-export default function Page() {
+export default function DatasetsPage() {
   return (
     <>
-      <PageHeader title="Datasets" description="Named sets of traces per trace function, with graders to re-run." />
-      <ComingSoon what="Datasets" />
+      <PageHeader title="Datasets" description="Named sets of traces of one trace function. Replays can select a dataset; its graders re-run over all its traces." />
+      <DatasetsList />
     </>
   );
 }

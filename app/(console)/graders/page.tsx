@@ -1,13 +1,13 @@
 import { PageHeader } from "@/components/ui/page-header.tsx";
-import { ComingSoon } from "../_components/coming-soon.tsx";
+import { GradersList } from "./graders-list.tsx";
 
 export const metadata = { title: "Graders" };
 
-export default function Page() {
+export default function GradersPage() {
   return (
     <>
-      <PageHeader title="Graders" description="Rule and LLM-judge graders that label traces automatically." />
-      <ComingSoon what="Graders" />
+      <PageHeader title="Graders" description="Rule and LLM-judge graders label traces automatically: live ones when a trace completes, all of a dataset's on a re-run." />
+      <GradersList />
     </>
   );
 }

@@ -1,0 +1,70 @@
+"use client";
+// Datasets (issue 7, item 5): list per trace function and create.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState, type FormEvent } from "react";
+import { Button } from "@/components/ui/button.tsx";
+import { Card, CardHeader } from "@/components/ui/card.tsx";
+import { Dialog } from "@/components/ui/dialog.tsx";
+import { Field, Input, Textarea } from "@/components/ui/field.tsx";
+import { formatRelative } from "@/components/ui/format.ts";
+import { EmptyState, ErrorState, FormError, LoadingState } from "@/components/ui/states.tsx";
+import { useTRPC } from "@/components/trpc/react.tsx";
+
+export function DatasetsList() {
+  const trpc = useTRPC();
+  const datasets = useQuery(trpc.datasets.list.queryOptions({}));
+  const [creating, setCreating] = useState(false);
+  if (datasets.isPending) return <LoadingState label="Loading datasets" />;
+  if (datasets.isError) return <ErrorState error={datasets.error} onRetry={() => datasets.refetch()} />;
+  const groups = new Map<string, typeof datasets.data.datasets>();
+  for (const d of datasets.data.datasets) groups.set(d.traceFunctionKey, [...(groups.get(d.traceFunctionKey) ?? []), d]);
+  return (
+    <div className="space-y-6">
+      <div className="flex justify-end"><Button onClick={() => setCreating(true)}>New dataset</Button></div>
+      {groups.size === 0 ? <Card><EmptyState title="No datasets yet">Create one, then add traces to it from its page.</EmptyState></Card> : null}
+      {[...groups.entries()].map(([key, list]) => (
+        <Card key={key}>
+          <CardHeader title={<span className="font-mono">{key}</span>} />
+          <ul className="divide-y divide-zinc-100">
+            {list.map((d) => (
+              <li key={d.id} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3">
+                <div className="min-w-0">
+                  <Link href={`/datasets/${d.id}`} className="font-medium text-accent-700 hover:underline">{d.name}</Link>
+                  {d.description ? <p className="truncate text-xs text-zinc-500">{d.description}</p> : null}
+                </div>
+                <span className="text-xs text-zinc-500">{d.traceCount} traces · {d.graders.length} graders · updated {formatRelative(d.updatedAt)}</span>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      ))}
+      {creating ? <DatasetDialog onClose={() => setCreating(false)} /> : null}
+    </div>
+  );
+}
+
+export function DatasetDialog({ onClose, dataset }: { onClose: () => void; dataset?: { traceFunctionKey: string; name: string; description: string | null } }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [form, setForm] = useState({ traceFunctionKey: dataset?.traceFunctionKey ?? "", name: dataset?.name ?? "", description: dataset?.description ?? "" });
+  const save = useMutation(trpc.datasets.save.mutationOptions({
+    onSuccess: async () => { await queryClient.invalidateQueries({ queryKey: trpc.datasets.pathKey() }); onClose(); },
+  }));
+  const submit = (e: FormEvent) => { e.preventDefault(); save.mutate(form); };
+  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  return (
+    <Dialog open onOpenChange={(o) => { if (!o) onClose(); }} title={dataset ? "Edit dataset" : "New dataset"}>
+      <form onSubmit={submit} className="space-y-4">
+        <Field label="Trace function">{(id) => <Input id={id} required disabled={Boolean(dataset)} value={form.traceFunctionKey} onChange={set("traceFunctionKey")} placeholder="answer-question" />}</Field>
+        <Field label="Dataset name">{(id) => <Input id={id} required disabled={Boolean(dataset)} value={form.name} onChange={set("name")} />}</Field>
+        <Field label="Description">{(id) => <Textarea id={id} value={form.description} onChange={set("description")} />}</Field>
+        <FormError error={save.error} />
+        <div className="flex justify-end gap-2">
+          <Button variant="secondary" onClick={onClose}>Cancel</Button>
+          <Button type="submit" disabled={save.isPending}>{dataset ? "Save" : "Create dataset"}</Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

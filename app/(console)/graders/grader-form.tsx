@@ -1,0 +1,88 @@
+"use client";
+// The grader form: target and check for rule graders, model and instructions for LLM judges.
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { Button } from "@/components/ui/button.tsx";
+import { Dialog } from "@/components/ui/dialog.tsx";
+import { Field, Input, Select, Textarea } from "@/components/ui/field.tsx";
+import { FormError } from "@/components/ui/states.tsx";
+import { useTRPC } from "@/components/trpc/react.tsx";
+import { TargetPicker, targetFromConfig, toTarget, type TargetState } from "@/components/target-picker.tsx";
+import type { Grader } from "./graders-list.tsx";
+
+const OPS = [
+  ["noErrors", "No span recorded an error"],
+  ["equals", "Output equals (JSON)"],
+  ["contains", "Output contains text"],
+  ["matches", "Output matches regular expression"],
+  ["maxDurationMs", "Duration at most (ms)"],
+  ["maxTotalTokens", "Total tokens at most"],
+] as const;
+
+export function GraderDialog({ grader, onClose }: { grader: Grader | null; onClose: () => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const config = (grader?.config ?? {}) as Record<string, any>;
+  const [form, setForm] = useState({
+    name: grader?.name ?? "",
+    traceFunctionKey: grader?.traceFunctionKey ?? "",
+    kind: grader?.kind ?? ("rule" as "rule" | "llm_judge"),
+    op: (config.check?.op as string) ?? "noErrors",
+    value: config.check?.value === undefined ? "" : typeof config.check.value === "string" ? config.check.value : JSON.stringify(config.check.value),
+    model: (config.model as string) ?? "gpt-4o-mini",
+    instructions: (config.instructions as string) ?? "",
+    live: grader?.live ?? true,
+  });
+  const [target, setTarget] = useState<TargetState>(targetFromConfig(config.target));
+  const save = useMutation(trpc.graders.save.mutationOptions({
+    onSuccess: async () => { await queryClient.invalidateQueries({ queryKey: trpc.graders.list.queryKey() }); onClose(); },
+  }));
+  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const value = ["maxDurationMs", "maxTotalTokens"].includes(form.op) ? Number(form.value) : form.op === "equals" ? safeJson(form.value) : form.value;
+    const cfg = form.kind === "rule"
+      ? { target: toTarget(target), check: form.op === "noErrors" ? { op: "noErrors" } : { op: form.op, value } }
+      : { model: form.model, instructions: form.instructions, target: toTarget(target) };
+    save.mutate({ ...(grader ? { id: grader.id } : {}), name: form.name, traceFunctionKey: form.traceFunctionKey, kind: form.kind, config: cfg, live: form.live });
+  };
+  return (
+    <Dialog open onOpenChange={(o) => { if (!o) onClose(); }} title={grader ? `Edit ${grader.name}` : "New grader"}>
+      <form onSubmit={submit} className="space-y-4">
+        <Field label="Name">{(id) => <Input id={id} required value={form.name} onChange={set("name")} />}</Field>
+        <Field label="Trace function">{(id) => <Input id={id} required value={form.traceFunctionKey} onChange={set("traceFunctionKey")} placeholder="answer-question" />}</Field>
+        <Field label="Kind">{(id) => (
+          <Select id={id} value={form.kind} onChange={set("kind")}><option value="rule">Rule</option><option value="llm_judge">LLM judge</option></Select>
+        )}</Field>
+        <TargetPicker value={target} onChange={setTarget} />
+        {form.kind === "rule" ? (
+          <>
+            <Field label="Check">{(id) => <Select id={id} value={form.op} onChange={set("op")}>{OPS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}</Select>}</Field>
+            {form.op !== "noErrors" ? <Field label="Value">{(id) => <Input id={id} required value={form.value} onChange={set("value")} />}</Field> : null}
+          </>
+        ) : (
+          <>
+            <Field label="Model">{(id) => <Input id={id} required value={form.model} onChange={set("model")} />}</Field>
+            <Field label="Instructions" hint="What makes a trace pass or fail.">{(id) => <Textarea id={id} required value={form.instructions} onChange={set("instructions")} />}</Field>
+          </>
+        )}
+        <label className="flex items-center gap-2 text-sm text-zinc-700">
+          <input type="checkbox" checked={form.live} onChange={(e) => setForm((f) => ({ ...f, live: e.target.checked }))} /> Grade every new trace of this function (live)
+        </label>
+        <FormError error={save.error} />
+        <div className="flex justify-end gap-2">
+          <Button variant="secondary" onClick={onClose}>Cancel</Button>
+          <Button type="submit" disabled={save.isPending}>{grader ? "Save" : "Create grader"}</Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,48 @@
+"use client";
+// Graders (issue 7, item 7): list, create and edit rule and LLM-judge graders, archive.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Badge } from "@/components/ui/badge.tsx";
+import { Button } from "@/components/ui/button.tsx";
+import { Card } from "@/components/ui/card.tsx";
+import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states.tsx";
+import { useTRPC } from "@/components/trpc/react.tsx";
+import type { RouterOutputs } from "@/components/trpc/types.ts";
+import { GraderDialog } from "./grader-form.tsx";
+
+export type Grader = RouterOutputs["graders"]["list"][number];
+
+export function GradersList() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const graders = useQuery(trpc.graders.list.queryOptions({}));
+  const [editing, setEditing] = useState<Grader | "new" | null>(null);
+  const save = useMutation(trpc.graders.save.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.graders.list.queryKey() }) }));
+  const archive = (g: Grader) => save.mutate({ id: g.id, traceFunctionKey: g.traceFunctionKey, name: g.name, kind: g.kind, config: g.config, status: "archived" });
+  return (
+    <div className="space-y-4">
+      <div className="flex justify-end"><Button onClick={() => setEditing("new")}>New grader</Button></div>
+      <Card>
+        {graders.isPending ? <LoadingState label="Loading graders" /> : graders.isError ? <ErrorState error={graders.error} onRetry={() => graders.refetch()} /> :
+          graders.data.length === 0 ? <EmptyState title="No graders yet">Create a rule grader (for example “no span recorded an error”) or an LLM judge, then assign it to a dataset.</EmptyState> : (
+          <ul className="divide-y divide-zinc-100">
+            {graders.data.map((g) => (
+              <li key={g.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3">
+                <div className="min-w-0">
+                  <p className="font-medium text-zinc-900">{g.name} <Badge className="ml-1">{g.kind === "rule" ? "rule" : "LLM judge"}</Badge>
+                    {g.status === "archived" ? <Badge className="ml-1" tone="warn">archived</Badge> : g.live ? <Badge className="ml-1" tone="accent">live</Badge> : null}</p>
+                  <p className="truncate font-mono text-xs text-zinc-500">{g.traceFunctionKey} · {JSON.stringify(g.config)}</p>
+                </div>
+                <div className="flex gap-2">
+                  <Button variant="secondary" size="sm" onClick={() => setEditing(g)} aria-label={`Edit ${g.name}`}>Edit</Button>
+                  {g.status === "active" ? <Button variant="danger" size="sm" disabled={save.isPending} onClick={() => archive(g)} aria-label={`Archive ${g.name}`}>Archive</Button> : null}
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+      {editing ? <GraderDialog grader={editing === "new" ? null : editing} onClose={() => setEditing(null)} /> : null}
+    </div>
+  );
+}
