@@ -1,0 +1,4 @@
+import { postExternalSpan } from "@/server/ingest/ingest.http.ts";
+
+export const dynamic = "force-dynamic";
+export const POST = postExternalSpan;

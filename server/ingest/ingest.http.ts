@@ -1,0 +1,60 @@
+// The REST doors of ingestion (http-interface.md: POST /api/sdk/externalSpans, /externalTraces,
+// /functions/{functionId}/traces). Thin: parse with the shared payload schemas, call ingestBatch, map a
+// rejection to the error body. The OTLP door is otlp/otlp.http.ts.
+import { z } from "zod";
+import { AppError } from "../errors.ts";
+import { defineRoute } from "../http/define-route.ts";
+import type { TIngestOperation, TIngestResult, TRejection } from "./ingest.schemas.ts";
+import { ingestBatch } from "./ingest.service.ts";
+import { parsePayloadText } from "./payloads/parse-payload.ts";
+
+const CODE_OF: Record<TRejection["code"], "invalid_json" | "validation_failed" | "not_found" | "bad_request"> = {
+  invalid_json: "invalid_json",
+  validation_failed: "validation_failed",
+  not_found: "not_found",
+  unstorable: "bad_request",
+};
+
+export function rejectionToError(rejection: TRejection): AppError {
+  const message = `Invalid request body: ${rejection.message}`;
+  if (rejection.code === "not_found") return new AppError("not_found", rejection.message.replace(/^./, (c) => c.toUpperCase()));
+  return new AppError(CODE_OF[rejection.code], message, { issues: rejection.issues });
+}
+
+function throwIfRejected(result: TIngestResult): void {
+  const rejection = result.rejected.get(0);
+  if (rejection) throw rejectionToError(rejection);
+}
+
+function restDoor(operation: TIngestOperation) {
+  return defineRoute({
+    body: "raw",
+    handler: async ({ db, auth, body }) => {
+      const parsed = parsePayloadText(operation, (body as unknown as Buffer).toString("utf8"));
+      if (!parsed.ok) throw rejectionToError(parsed.rejection);
+      const result = await ingestBatch(db, auth, [parsed.item]);
+      throwIfRejected(result);
+      // Fire-and-forget for the SDKs (they read only `error`); the map tells other callers the canonical id.
+      return { traceIds: result.traceIds };
+    },
+  });
+}
+
+/** POST /api/sdk/externalSpans: one span payload (wire-facts §3). */
+export const postExternalSpan = restDoor("external_span");
+
+/** POST /api/sdk/externalTraces: the trace completion signal (wire-facts §4). */
+export const postExternalTrace = restDoor("external_trace");
+
+/** POST /api/sdk/functions/{functionId}/traces: a function execution; unknown or foreign function → 404. */
+export const postFunctionTrace = defineRoute({
+  body: "raw",
+  params: z.object({ functionId: z.string().min(1) }),
+  handler: async ({ db, auth, body, params }) => {
+    const parsed = parsePayloadText("internal_trace", (body as unknown as Buffer).toString("utf8"), params.functionId);
+    if (!parsed.ok) throw rejectionToError(parsed.rejection);
+    const result = await ingestBatch(db, auth, [parsed.item]);
+    throwIfRejected(result);
+    return { id: result.functionExecutionIds[0] };
+  },
+});

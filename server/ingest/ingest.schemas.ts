@@ -1,0 +1,51 @@
+// Shapes shared by the four ingestion doors (decisions: "one ingestion service, four doors"): the parsed
+// items handed to ingestBatch, its result, and the REST response bodies.
+import { z } from "zod";
+import type { ValidationIssue } from "../errors.ts";
+import type { TExternalSpanPayload } from "./payloads/span-payload.schemas.ts";
+import type { TExternalTracePayload } from "./payloads/trace-payload.schemas.ts";
+import type { TFunctionTracePayload } from "./payloads/function-trace.schemas.ts";
+
+export const INGEST_OPERATIONS = ["external_span", "external_trace", "internal_trace"] as const;
+export type TIngestOperation = (typeof INGEST_OPERATIONS)[number];
+
+/** A capture-quality note the server adds to a span's `errors` (wire-facts §3.5 shape). */
+export interface TServerNote {
+  source: "server";
+  step: string;
+  error: string;
+}
+
+/**
+ * A validated payload. `raw` is the original parsed object, stored verbatim (zod's output drops
+ * `__proto__` keys, so it is used only for typed fields); `notes` are server notes such as sanitizing.
+ */
+export type TIngestItem =
+  | { operation: "external_span"; raw: Record<string, unknown>; payload: TExternalSpanPayload; notes: TServerNote[] }
+  | { operation: "external_trace"; raw: Record<string, unknown>; payload: TExternalTracePayload; notes: TServerNote[] }
+  | {
+      operation: "internal_trace";
+      raw: Record<string, unknown>;
+      payload: TFunctionTracePayload;
+      functionId: string;
+      notes: TServerNote[];
+    };
+
+/** Why one item (a REST body or an OTLP carrier) was not stored. */
+export interface TRejection {
+  code: "invalid_json" | "validation_failed" | "not_found" | "unstorable";
+  message: string;
+  issues?: ValidationIssue[];
+}
+
+export interface TIngestResult {
+  /** sourceTraceId → canonical trace id, for every trace an accepted item touched (wire-facts §6.4). */
+  traceIds: Record<string, string>;
+  /** Ids of function executions recorded, in item order (internal_trace items only). */
+  functionExecutionIds: string[];
+  /** Rejections by item index; items not listed were stored (or deliberately discarded, as spans of a dropped trace). */
+  rejected: Map<number, TRejection>;
+}
+
+export const ZIngestResponse = z.object({ traceIds: z.record(z.string(), z.string()) });
+export const ZFunctionTraceResponse = z.object({ id: z.string().uuid() });

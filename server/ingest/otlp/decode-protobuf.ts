@@ -1,0 +1,29 @@
+// OTLP/protobuf ExportTraceServiceRequest → carriers, decoded with protobufjs from our proto/ files.
+// Undecodable bytes are a 400 and nothing is stored (decisions.md, "Precise rules").
+import { decodeExportRequest, type PbExportTraceServiceRequest } from "../../../proto/otlp.ts";
+import { AppError } from "../../errors.ts";
+import { readCarrier, type TCarrier } from "./carriers.ts";
+
+export function decodeOtlpProtobuf(body: Buffer): TCarrier[] {
+  let request: PbExportTraceServiceRequest;
+  try {
+    request = decodeExportRequest(body);
+  } catch (error) {
+    throw new AppError("validation_failed", `Not an OTLP ExportTraceServiceRequest: the protobuf body cannot be decoded (${(error as Error).message})`);
+  }
+  const carriers: TCarrier[] = [];
+  (request.resourceSpans ?? []).forEach((rs, i) => {
+    (rs.scopeSpans ?? []).forEach((ss, j) => {
+      (ss.spans ?? []).forEach((span, k) => {
+        const views = (span.attributes ?? []).map((a) => ({
+          key: a.key ?? "",
+          // protobufjs puts proto3 defaults ("") on the prototype; the oneof's virtual field names the member set.
+          stringValue: a.value?.value === "stringValue" ? a.value.stringValue : undefined,
+        }));
+        const carrier = readCarrier(`resourceSpans[${i}].scopeSpans[${j}].spans[${k}]`, views);
+        if (carrier) carriers.push(carrier);
+      });
+    });
+  });
+  return carriers;
+}

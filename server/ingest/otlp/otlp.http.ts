@@ -1,0 +1,53 @@
+// POST /api/sdk/otel/v1/traces (http-interface.md): OTLP/JSON and OTLP/protobuf carriers, answered in
+// the request's encoding. The envelope is validated first (400, nothing stored); then each carrier is
+// parsed with the same schemas as the REST doors, and all valid ones go through one ingestBatch. Bad
+// carriers are counted in partialSuccess; the answer comes after everything accepted is committed.
+import { getEnv } from "../../env.ts";
+import { defineRoute } from "../../http/define-route.ts";
+import type { TIngestItem } from "../ingest.schemas.ts";
+import { ingestBatch } from "../ingest.service.ts";
+import { isIngestOperation, parsePayloadText } from "../payloads/parse-payload.ts";
+import type { TCarrier } from "./carriers.ts";
+import { decodeOtlpJson } from "./decode-json.ts";
+import { decodeOtlpProtobuf } from "./decode-protobuf.ts";
+import { exportResponse, otlpFormatOf, withOtlpErrorEncoding } from "./otlp-response.ts";
+
+/** Carriers → items to ingest, and a reason per carrier that cannot be. */
+export function carriersToItems(carriers: TCarrier[]): { items: TIngestItem[]; locations: string[]; reasons: string[] } {
+  const items: TIngestItem[] = [];
+  const locations: string[] = [];
+  const reasons: string[] = [];
+  for (const carrier of carriers) {
+    if ("problem" in carrier) {
+      reasons.push(`${carrier.location}: ${carrier.problem}`);
+      continue;
+    }
+    if (!isIngestOperation(carrier.operation)) {
+      reasons.push(`${carrier.location}: unknown operation "${carrier.operation.slice(0, 64)}"`);
+      continue;
+    }
+    const parsed = parsePayloadText(carrier.operation, carrier.payload);
+    if (!parsed.ok) {
+      reasons.push(`${carrier.location}: ${parsed.rejection.message}`);
+      continue;
+    }
+    items.push(parsed.item);
+    locations.push(carrier.location);
+  }
+  return { items, locations, reasons };
+}
+
+export const postOtlpTraces = withOtlpErrorEncoding(
+  defineRoute({
+    body: "raw",
+    handler: async ({ request, db, auth, body }) => {
+      const format = otlpFormatOf(request.headers.get("content-type"));
+      const raw = body as unknown as Buffer;
+      const carriers = format === "protobuf" ? decodeOtlpProtobuf(raw) : decodeOtlpJson(raw);
+      const { items, locations, reasons } = carriersToItems(carriers);
+      const result = await ingestBatch(db, auth, items, { concurrency: getEnv().REPRISE_OTLP_INGEST_CONCURRENCY });
+      for (const [index, rejection] of result.rejected) reasons.push(`${locations[index]}: ${rejection.message}`);
+      return exportResponse(format, reasons, result.traceIds);
+    },
+  }),
+);

@@ -1,0 +1,84 @@
+// One request's write: traces, then spans, then function executions, then the completion check, in a
+// single short transaction (decisions: "checked and transitioned in ONE transaction under a row lock").
+// Retried on deadlock and serialization failures, which concurrent writers can still provoke.
+import type { SqlClient, SqlDatabase } from "../../db/sql.ts";
+import { completeReadyTraces } from "../completion/completion.queries.ts";
+import type { TSpanRow } from "./span-rows.ts";
+import type { TTraceRow } from "./trace-rows.ts";
+import {
+  deleteSpansOfTraces,
+  insertFunctionExecutions,
+  upsertSpans,
+  upsertTraces,
+  type TFunctionExecutionRow,
+} from "./write.queries.ts";
+
+/** A row with its JSON text, serialized once (and reused by retries). */
+export interface TSerialized<R> {
+  row: R;
+  json: string;
+}
+
+export interface TWritePlan {
+  /** Sorted by id, one per id. */
+  traces: TSerialized<TTraceRow>[];
+  /** Sorted by id, one per id. */
+  spans: TSerialized<TSpanRow>[];
+  functionExecutions: TSerialized<TFunctionExecutionRow>[];
+}
+
+const jsonArray = (rows: TSerialized<unknown>[]) => `[${rows.map((r) => r.json).join(",")}]`;
+
+export interface TWriteOutcome {
+  /** Traces dropped (now or earlier): their spans in this request were discarded. */
+  droppedTraceIds: Set<string>;
+  completedTraceIds: string[];
+  storedFunctionExecutionIds: Set<string>;
+}
+
+const RETRYABLE = new Set(["40P01", "40001"]);
+const MAX_ATTEMPTS = 5;
+
+export async function writeBatch(db: SqlDatabase, organizationId: string, plan: TWritePlan): Promise<TWriteOutcome> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction((tx) => writeOnce(tx, organizationId, plan));
+    } catch (error) {
+      if (attempt >= MAX_ATTEMPTS || !RETRYABLE.has(sqlState(error) ?? "")) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 * 2 ** attempt * (0.5 + Math.random())));
+    }
+  }
+}
+
+async function writeOnce(tx: SqlClient, organizationId: string, plan: TWritePlan): Promise<TWriteOutcome> {
+  const droppedTraceIds = new Set<string>();
+  if (plan.traces.length > 0) {
+    for (const row of await upsertTraces(tx, organizationId, jsonArray(plan.traces))) {
+      if (row.dropped) droppedTraceIds.add(row.id);
+    }
+  }
+  const droppedNow = plan.traces.filter((t) => t.row.dropped).map((t) => t.row.id);
+  if (droppedNow.length > 0) await deleteSpansOfTraces(tx, organizationId, droppedNow);
+  // Spans of a dropped trace are discarded, whether they arrive before or after the drop.
+  const spans = plan.spans.filter((s) => !droppedTraceIds.has(s.row.trace_id));
+  if (spans.length > 0) await upsertSpans(tx, organizationId, jsonArray(spans));
+  const stored =
+    plan.functionExecutions.length > 0
+      ? await insertFunctionExecutions(tx, organizationId, jsonArray(plan.functionExecutions))
+      : [];
+  const candidates = plan.traces.map((t) => t.row.id).filter((id) => !droppedTraceIds.has(id));
+  const completed = await completeReadyTraces(tx, organizationId, candidates);
+  return { droppedTraceIds, completedTraceIds: completed.map((c) => c.id), storedFunctionExecutionIds: new Set(stored) };
+}
+
+/** PostgreSQL's SQLSTATE of a driver error (pg and PGlite both expose it as `code`). */
+export function sqlState(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
+/** Errors caused by the data of some row (a value PostgreSQL cannot store), not by the database. */
+export function isDataError(error: unknown): boolean {
+  const state = sqlState(error);
+  return state !== undefined && (state.startsWith("22") || state.startsWith("54"));
+}

@@ -1,0 +1,141 @@
+// The ingestion hot path's SQL (STYLE.md, Database): one set-based statement per table per request,
+// rows passed as one JSON array and expanded with jsonb_to_recordset (PGlite and PostgreSQL both).
+// Every statement is scoped to the organization; rows arrive sorted by id so row locks are always
+// taken in the same order and concurrent requests do not deadlock each other.
+import { sql, type SqlClient } from "../../db/sql.ts";
+import type { TSpanRow } from "./span-rows.ts";
+import type { TTraceRow } from "./trace-rows.ts";
+
+export interface TFunctionExecutionRow {
+  id: string;
+  function_id: string;
+  result: string | null;
+  inputs: unknown;
+  raw_collector: unknown;
+  source: string | null;
+  sdk_version: string | null;
+}
+
+/**
+ * Inserts or updates the request's traces; returns each trace's dropped flag after the write. The
+ * upsert row-locks every trace the request touches until commit, which is what makes the completion
+ * check of completeReadyTraces happen once per trace.
+ */
+export async function upsertTraces(tx: SqlClient, organizationId: string, rowsJson: string): Promise<Array<{ id: string; dropped: boolean }>> {
+  return tx.query<{ id: string; dropped: boolean }>(sql`
+    WITH input AS (
+      SELECT * FROM jsonb_to_recordset(${rowsJson}::jsonb) AS r(
+        id uuid, source_trace_id text, name text, trace_function_key text, key_from_completion boolean,
+        ingestion_type text, session_id text, metadata jsonb, contexts jsonb, external_trace jsonb,
+        source text, sdk_version text, started_at timestamptz, span_started_at timestamptz, ended_at timestamptz,
+        expected_span_count integer, completed boolean, dropped boolean, test_run_id uuid, original_trace_id uuid,
+        input_source_trace_id text, replay_attempt integer)
+    )
+    INSERT INTO traces AS t (
+      organization_id, id, source_trace_id, name, trace_function_key, ingestion_type, session_id, metadata,
+      contexts, external_trace, source, sdk_version, started_at, ended_at, expected_span_count,
+      completion_signal_at, dropped, dropped_at, test_run_id, original_trace_id, input_source_trace_id, replay_attempt)
+    SELECT ${organizationId}::uuid, i.id, i.source_trace_id, i.name, i.trace_function_key,
+      COALESCE(i.ingestion_type, 'captured'), i.session_id, COALESCE(i.metadata, '{}'::jsonb),
+      COALESCE(i.contexts, '[]'::jsonb), i.external_trace, i.source, i.sdk_version,
+      COALESCE(i.started_at, i.span_started_at), i.ended_at, i.expected_span_count,
+      CASE WHEN i.completed THEN now() END, i.dropped, CASE WHEN i.dropped THEN now() END,
+      i.test_run_id, i.original_trace_id, i.input_source_trace_id, i.replay_attempt
+    FROM input i
+    ORDER BY i.id
+    ON CONFLICT (organization_id, id) DO UPDATE SET (
+      name, trace_function_key, ingestion_type, session_id, metadata, contexts, external_trace, source,
+      sdk_version, started_at, ended_at, expected_span_count, completion_signal_at, dropped, dropped_at,
+      test_run_id, original_trace_id, input_source_trace_id, replay_attempt, updated_at
+    ) = (
+      SELECT COALESCE(i.name, t.name),
+        CASE WHEN i.key_from_completion THEN COALESCE(i.trace_function_key, t.trace_function_key)
+             ELSE COALESCE(t.trace_function_key, i.trace_function_key) END,
+        COALESCE(i.ingestion_type, t.ingestion_type),
+        COALESCE(i.session_id, t.session_id),
+        -- Completions merge metadata (the PATCH mergeMetadata keys survive); contexts are the SDK's full list.
+        CASE WHEN i.metadata IS NULL THEN t.metadata ELSE t.metadata || i.metadata END,
+        COALESCE(i.contexts, t.contexts),
+        COALESCE(i.external_trace, t.external_trace),
+        COALESCE(t.source, i.source),
+        COALESCE(t.sdk_version, i.sdk_version),
+        COALESCE(i.started_at, t.started_at, i.span_started_at),
+        COALESCE(i.ended_at, t.ended_at),
+        COALESCE(i.expected_span_count, t.expected_span_count),
+        -- The completion signal is recorded separately from the completed status (state table rule 2).
+        COALESCE(t.completion_signal_at, CASE WHEN i.completed THEN now() END),
+        t.dropped OR i.dropped,
+        COALESCE(t.dropped_at, CASE WHEN i.dropped THEN now() END),
+        COALESCE(i.test_run_id, t.test_run_id),
+        COALESCE(i.original_trace_id, t.original_trace_id),
+        COALESCE(i.input_source_trace_id, t.input_source_trace_id),
+        COALESCE(i.replay_attempt, t.replay_attempt),
+        now()
+      FROM input i WHERE i.id = EXCLUDED.id
+    )
+    RETURNING t.id, t.dropped`);
+}
+
+/** Scrubs every stored span of traces the SDK dropped (wire-facts §4.1 `dropped`). */
+export async function deleteSpansOfTraces(tx: SqlClient, organizationId: string, traceIds: string[]): Promise<void> {
+  await tx.query(sql`
+    DELETE FROM spans
+    WHERE organization_id = ${organizationId}::uuid
+      AND trace_id IN (SELECT value::uuid FROM jsonb_array_elements_text(${JSON.stringify(traceIds)}::jsonb))`);
+}
+
+/**
+ * Upserts spans. A final payload replaces a start snapshot, never the reverse; of two final copies the
+ * later one wins (decisions: "Upsert").
+ */
+export async function upsertSpans(tx: SqlClient, organizationId: string, rowsJson: string): Promise<void> {
+  await tx.query(sql`
+    INSERT INTO spans AS s (
+      organization_id, id, trace_id, parent_span_id, source_span_id, source_trace_id, source_parent_span_id,
+      payload_type, source, sdk_version, trace_function_key, node_key, name, type, function_name, error, errors,
+      raw_span, content_off_by_simulation_plan, instrumentation, span_origin_name, span_origin_version,
+      started_at, ended_at, is_final, duration_ms, input_tokens, output_tokens, cached_tokens, total_tokens,
+      model, test_run_id, input_source_span_id, mocked, mock_source)
+    SELECT ${organizationId}::uuid, r.*
+    FROM jsonb_to_recordset(${rowsJson}::jsonb) AS r(
+      id uuid, trace_id uuid, parent_span_id uuid, source_span_id text, source_trace_id text,
+      source_parent_span_id text, payload_type text, source text, sdk_version text, trace_function_key text,
+      node_key text, name text, type text, function_name text, error text, errors jsonb, raw_span jsonb,
+      content_off_by_simulation_plan boolean, instrumentation text, span_origin_name text,
+      span_origin_version text, started_at timestamptz, ended_at timestamptz, is_final boolean,
+      duration_ms integer, input_tokens integer, output_tokens integer, cached_tokens integer,
+      total_tokens integer, model text, test_run_id uuid, input_source_span_id text, mocked boolean,
+      mock_source text)
+    ORDER BY r.id
+    ON CONFLICT (organization_id, id) DO UPDATE SET
+      trace_id = EXCLUDED.trace_id, parent_span_id = EXCLUDED.parent_span_id,
+      source_span_id = EXCLUDED.source_span_id, source_trace_id = EXCLUDED.source_trace_id,
+      source_parent_span_id = EXCLUDED.source_parent_span_id, payload_type = EXCLUDED.payload_type,
+      source = EXCLUDED.source, sdk_version = EXCLUDED.sdk_version,
+      trace_function_key = EXCLUDED.trace_function_key, node_key = EXCLUDED.node_key, name = EXCLUDED.name,
+      type = EXCLUDED.type, function_name = EXCLUDED.function_name, error = EXCLUDED.error,
+      errors = EXCLUDED.errors, raw_span = EXCLUDED.raw_span,
+      content_off_by_simulation_plan = EXCLUDED.content_off_by_simulation_plan,
+      instrumentation = EXCLUDED.instrumentation, span_origin_name = EXCLUDED.span_origin_name,
+      span_origin_version = EXCLUDED.span_origin_version, started_at = EXCLUDED.started_at,
+      ended_at = EXCLUDED.ended_at, is_final = EXCLUDED.is_final, duration_ms = EXCLUDED.duration_ms,
+      input_tokens = EXCLUDED.input_tokens, output_tokens = EXCLUDED.output_tokens,
+      cached_tokens = EXCLUDED.cached_tokens, total_tokens = EXCLUDED.total_tokens, model = EXCLUDED.model,
+      test_run_id = EXCLUDED.test_run_id, input_source_span_id = EXCLUDED.input_source_span_id,
+      mocked = EXCLUDED.mocked, mock_source = EXCLUDED.mock_source, updated_at = now()
+    WHERE NOT s.is_final OR EXCLUDED.is_final`);
+}
+
+/** Records function executions of functions this organization owns; returns the ids stored. */
+export async function insertFunctionExecutions(tx: SqlClient, organizationId: string, rowsJson: string): Promise<string[]> {
+  const rows = await tx.query<{ id: string }>(sql`
+    INSERT INTO function_executions (id, organization_id, function_id, result, inputs, raw_collector, source, sdk_version)
+    SELECT r.id, ${organizationId}::uuid, r.function_id, r.result, r.inputs, r.raw_collector, r.source, r.sdk_version
+    FROM jsonb_to_recordset(${rowsJson}::jsonb) AS r(
+      id uuid, function_id uuid, result text, inputs jsonb, raw_collector jsonb, source text, sdk_version text)
+    JOIN functions f ON f.id = r.function_id AND f.organization_id = ${organizationId}::uuid
+    RETURNING id`);
+  return rows.map((r) => r.id);
+}
+
+export type { TSpanRow, TTraceRow };
