@@ -85,7 +85,7 @@ export async function createTestOrg(db: Database, name = "Test org"): Promise<Te
   return { ...created, email };
 }
 
-type Handler = (request: Request, context?: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 
 export interface CallOptions {
   method?: string;
