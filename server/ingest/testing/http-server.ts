@@ -5,13 +5,24 @@ import type { AddressInfo } from "node:net";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
+export interface Exchange {
+  path: string;
+  requestHeaders: Headers;
+  status: number;
+  responseHeaders: Headers;
+  responseBody: Buffer;
+}
+
 export interface TestServer {
   url: string;
+  /** Every request answered so far, oldest first (tests read responses real clients do not expose). */
+  exchanges: Exchange[];
   close(): Promise<void>;
 }
 
 /** Routes: exact path → handler (POST). */
 export async function startHandlerServer(routes: Record<string, Handler>): Promise<TestServer> {
+  const exchanges: Exchange[] = [];
   const server = http.createServer(async (req, res) => {
     try {
       const handler = routes[(req.url ?? "/").split("?")[0]];
@@ -34,6 +45,7 @@ export async function startHandlerServer(routes: Record<string, Handler>): Promi
       });
       const response = await handler(request, { params: Promise.resolve({}) });
       const out = Buffer.from(await response.arrayBuffer());
+      exchanges.push({ path: new URL(request.url).pathname, requestHeaders: headers, status: response.status, responseHeaders: response.headers, responseBody: out });
       res.writeHead(response.status, Object.fromEntries(response.headers.entries())).end(out);
     } catch (error) {
       res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: String(error) }));
@@ -43,6 +55,7 @@ export async function startHandlerServer(routes: Record<string, Handler>): Promi
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    exchanges,
     close: () => new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve()))),
   };
 }
