@@ -1,0 +1,59 @@
+// Trace completion under concurrency (http-interface.md, "Trace completion"): many requests racing to
+// finish one trace complete it exactly once, with one trace.completed event and a consistent state.
+// The race needs real concurrent transactions, so it runs on PostgreSQL (PGlite runs one at a time).
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, createTestOrg, onPostgres, useTestDatabase, type TestOrg } from "../../../test/harness.ts";
+import { postOtlpTraces } from "../otlp/otlp.http.ts";
+import { carrierSpanJson, completionPayload, otlpJsonRequest, spanPayload } from "../testing/payloads.ts";
+
+describe("trace completion races", () => {
+  const db = useTestDatabase();
+  let org: TestOrg;
+  beforeAll(async () => {
+    org = await createTestOrg(db());
+  });
+
+  it.runIf(onPostgres)("20 concurrent requests racing to finish a trace complete it exactly once", async () => {
+    const SPANS = 10;
+    for (let round = 0; round < 5; round++) {
+      const traceId = randomUUID();
+      const rootId = randomUUID();
+      const spanIds = [rootId, ...Array.from({ length: SPANS - 1 }, () => randomUUID())];
+      const span = (i: number) => spanPayload({ traceId, spanId: spanIds[i], parentId: i === 0 ? null : rootId });
+      // Each request carries three spans (overlapping with others, so retries and duplicates race too),
+      // a start snapshot of another, and the completion signal; any of them may be the one that finishes.
+      const requests = Array.from({ length: 20 }, (_, r) => {
+        const carriers = [r, r + 1, r + 3].map((i) => ({ operation: "external_span", payload: span(i % SPANS) }));
+        carriers.push({ operation: "external_span", payload: spanPayload({ traceId, spanId: spanIds[(r + 5) % SPANS], final: false }) });
+        carriers.push({ operation: "external_trace", payload: completionPayload({ traceId, expectedSpanCount: SPANS }) });
+        return call(postOtlpTraces, { apiKey: org.apiKey, body: otlpJsonRequest(carriers.map(carrierSpanJson)) });
+      });
+      const responses = await Promise.all(requests);
+      for (const res of responses) {
+        expect(res.status).toBe(200);
+        expect(res.body.partialSuccess).toBeUndefined();
+      }
+      const events = await db().prisma.traceEvent.findMany({ where: { organizationId: org.organizationId, traceId } });
+      expect(events).toHaveLength(1);
+      const trace = await db().prisma.trace.findUniqueOrThrow({ where: { organizationId_id: { organizationId: org.organizationId, id: traceId } } });
+      expect(trace).toMatchObject({ status: "completed", expectedSpanCount: SPANS, dropped: false });
+      expect(trace.completedAt).toBeInstanceOf(Date);
+      expect(await db().prisma.span.count({ where: { organizationId: org.organizationId, traceId, isFinal: true } })).toBe(SPANS);
+    }
+  });
+
+  it("completes once when the last span and the signal arrive in either order across requests", async () => {
+    for (const order of [["span", "signal"], ["signal", "span"]] as const) {
+      const traceId = randomUUID();
+      const first = spanPayload({ traceId });
+      await call(postOtlpTraces, { apiKey: org.apiKey, body: otlpJsonRequest([carrierSpanJson({ operation: "external_span", payload: first })]) });
+      const last = { operation: "external_span", payload: spanPayload({ traceId, parentId: (first.rawSpan as { id: string }).id }) };
+      const signal = { operation: "external_trace", payload: completionPayload({ traceId, expectedSpanCount: 2 }) };
+      const sends = order.map((kind) => (kind === "span" ? last : signal));
+      await Promise.all(sends.map((c) => call(postOtlpTraces, { apiKey: org.apiKey, body: otlpJsonRequest([carrierSpanJson(c)]) })));
+      expect(await db().prisma.traceEvent.count({ where: { organizationId: org.organizationId, traceId } })).toBe(1);
+      expect((await db().prisma.trace.findUniqueOrThrow({ where: { organizationId_id: { organizationId: org.organizationId, id: traceId } } })).status).toBe("completed");
+    }
+  });
+});
