@@ -15,7 +15,7 @@ describe("graders API", () => {
   });
 
   const rule = { traceFunctionKey: "answer", name: "mentions 42", kind: "rule", config: { check: { op: "contains", value: "42" } } };
-  const post = (body: unknown, apiKey = org.apiKey) => call(postGrader, { apiKey, body, path: "/api/sdk/graders" });
+  const post = (body: unknown, apiKey = org.apiKey) => call((req, ctx) => postGrader(req, ctx!), { apiKey, body, path: "/api/sdk/graders" });
 
   it("creates a grader with defaults, then upserts the same (traceFunctionKey, name)", async () => {
     const first = await post(rule);
@@ -32,7 +32,7 @@ describe("graders API", () => {
   it("lists the graders of a trace function, only the caller's", async () => {
     await post({ ...rule, traceFunctionKey: "other-fn" });
     await post(rule, other.apiKey);
-    const res = await call(listGraders, { apiKey: org.apiKey, path: "/api/sdk/graders?traceFunctionKey=answer" });
+    const res = await call((req, ctx) => listGraders(req, ctx!), { apiKey: org.apiKey, path: "/api/sdk/graders?traceFunctionKey=answer" });
     const { graders } = ZListGradersResponse.parse(res.body);
     expect(graders.map((g) => [g.traceFunctionKey, g.name])).toEqual([["answer", "mentions 42"]]);
   });
@@ -80,6 +80,6 @@ describe("graders API", () => {
   });
 
   it("answers 401 without an API key", async () => {
-    expect((await call(listGraders, { apiKey: null, path: "/api/sdk/graders" })).status).toBe(401);
+    expect((await call((req, ctx) => listGraders(req, ctx!), { apiKey: null, path: "/api/sdk/graders" })).status).toBe(401);
   });
 });

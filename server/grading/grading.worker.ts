@@ -5,24 +5,29 @@ import { newId } from "../ids.ts";
 import { logger } from "../logger.ts";
 import { findGraderRowsByIds } from "../graders/graders.queries.ts";
 import { startJobWorker, type ReceivedJob } from "../jobs/queue.ts";
-import { markRerunErrored, markRerunRunning, recordRerunItemDone } from "../reruns/reruns.queries.ts";
+import { isRerunItemDone, markRerunErrored, markRerunRunning, recordRerunItemDone } from "../reruns/reruns.queries.ts";
 import { findGradingSpans, findGradingTrace, upsertGraderLabel } from "./grading.queries.ts";
 import { GRADING_DEAD_QUEUE, GRADING_QUEUE, GRADING_QUEUE_OPTIONS, gradingJobClient, type TGradingJob } from "./grading.queues.ts";
 import { evaluateGrader, whyNotGradable } from "./grading.service.ts";
 import type { JudgeOptions } from "./judge.ts";
 import { startLiveDispatcher } from "./live.ts";
 
-/** Grades one (trace, grader) and writes its label; for a re-run, records progress in the same transaction. */
+/**
+ * Grades one (trace, grader) and writes its label. For a re-run, an item already recorded done (its job
+ * was retried after a crash between commit and acknowledgement) is not graded again, and the label and
+ * the progress are written in one transaction, so no trace is graded twice in a run's result.
+ */
 export async function runGradingJob(db: Database, job: TGradingJob, judge?: JudgeOptions): Promise<void> {
   const { organizationId, traceId, graderId, runId } = job;
   if (runId && !(await markRerunRunning(db, runId))) return; // the run ended (errored): nothing to do
+  if (runId && (await isRerunItemDone(db, { runId, traceId, graderId }))) return;
   const [trace, [grader]] = await Promise.all([findGradingTrace(db, organizationId, traceId), findGraderRowsByIds(db, organizationId, [graderId])]);
   const skip = whyNotGradable(trace) ?? (grader ? null : "the grader no longer exists");
   const verdict = skip ? null : await evaluateGrader(grader!, await findGradingSpans(db, organizationId, traceId), judge);
   if (skip) logger.debug("grading skipped", { organizationId, traceId, graderId, reason: skip });
   await db.sql.transaction(async (tx) => {
+    if (runId && !(await recordRerunItemDone(tx, { runId, traceId, graderId, graded: verdict !== null }))) return;
     if (verdict) await upsertGraderLabel(tx, newId(), { organizationId, traceId, graderId, verdict, source: "live_grader", evaluatedAt: new Date() });
-    if (runId) await recordRerunItemDone(tx, { runId, traceId, graderId, graded: verdict !== null });
   });
 }
 

@@ -66,9 +66,9 @@ describe("dataset grader re-runs", () => {
     return id;
   }
   const post = (id: string, body?: unknown, apiKey = org.apiKey) =>
-    call(postRerunGraders, { apiKey, method: "POST", body, params: { id }, path: `/api/sdk/datasets/${id}/rerunGraders` });
+    call((req, ctx) => postRerunGraders(req, ctx!), { apiKey, method: "POST", body, params: { id }, path: `/api/sdk/datasets/${id}/rerunGraders` });
   const get = (id: string, runId?: string, apiKey = org.apiKey) =>
-    call(getRerunGraders, { apiKey, params: { id }, path: `/api/sdk/datasets/${id}/rerunGraders${runId ? `?runId=${runId}` : ""}` });
+    call((req, ctx) => getRerunGraders(req, ctx!), { apiKey, params: { id }, path: `/api/sdk/datasets/${id}/rerunGraders${runId ? `?runId=${runId}` : ""}` });
 
   it("runs over a 50-trace dataset: concurrent identical requests join one run; progress, then completed", async () => {
     const id = await dataset(Array(50).fill("completed"), [g.rule, g.judge]);

@@ -82,20 +82,21 @@ export async function markRerunRunning(db: Database, runId: string): Promise<boo
 /**
  * Records that a run's (trace, grader) is done, in the transaction that wrote its label. The run row
  * is locked first so concurrent completions of one run count each trace exactly once; an item already
- * done (a retried job) changes nothing. The run completes when its last trace is done.
+ * done (a retried job) changes nothing and returns false (the caller then writes no label). The run
+ * completes when its last trace is done.
  */
-export async function recordRerunItemDone(tx: SqlClient, item: { runId: string; traceId: string; graderId: string; graded: boolean }): Promise<void> {
+export async function recordRerunItemDone(tx: SqlClient, item: { runId: string; traceId: string; graderId: string; graded: boolean }): Promise<boolean> {
   const [run] = await tx.query<{ status: string }>(sql`SELECT status FROM grader_reruns WHERE id = ${item.runId}::uuid FOR UPDATE`);
-  if (!run || (run.status !== "pending" && run.status !== "running")) return;
+  if (!run || (run.status !== "pending" && run.status !== "running")) return false;
   const marked = await tx.query(sql`
     UPDATE grader_rerun_items SET done_at = now(), graded = ${item.graded}
     WHERE run_id = ${item.runId}::uuid AND trace_id = ${item.traceId}::uuid AND grader_id = ${item.graderId}::uuid AND done_at IS NULL
     RETURNING run_id`);
-  if (marked.length === 0) return;
+  if (marked.length === 0) return false;
   const [trace] = await tx.query<{ allDone: boolean; anyGraded: boolean }>(sql`
     SELECT bool_and(done_at IS NOT NULL) AS "allDone", bool_or(COALESCE(graded, false)) AS "anyGraded"
     FROM grader_rerun_items WHERE run_id = ${item.runId}::uuid AND trace_id = ${item.traceId}::uuid`);
-  if (!trace?.allDone) return;
+  if (!trace?.allDone) return true;
   await tx.query(sql`
     UPDATE grader_reruns SET
       completed_traces = completed_traces + 1,
@@ -105,6 +106,14 @@ export async function recordRerunItemDone(tx: SqlClient, item: { runId: string; 
       finished_at = CASE WHEN completed_traces + 1 >= total_traces THEN now() ELSE finished_at END,
       updated_at = now()
     WHERE id = ${item.runId}::uuid`);
+  return true;
+}
+
+export async function isRerunItemDone(db: Database, item: { runId: string; traceId: string; graderId: string }): Promise<boolean> {
+  const rows = await db.sql.query(sql`
+    SELECT 1 FROM grader_rerun_items
+    WHERE run_id = ${item.runId}::uuid AND trace_id = ${item.traceId}::uuid AND grader_id = ${item.graderId}::uuid AND done_at IS NOT NULL`);
+  return rows.length > 0;
 }
 
 export async function markRerunErrored(db: Database, runId: string, error: string): Promise<void> {
