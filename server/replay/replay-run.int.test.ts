@@ -1,9 +1,11 @@
 // A replay run end to end on the server side: span tree of the original, the status barrier while replay
 // spans arrive slowly, complete (twice) with tokens and outlines, and organization isolation
-// (http-interface.md replay endpoints, "Trace outline"; wire-facts §9.4, §9.6, §9.7).
+// (http-interface.md replay endpoints, "Trace outline"; wire-facts §9.4, §9.6, §9.7). The last case sends
+// the replay through the real ingestion endpoints, as an SDK does (wire-facts §9.5).
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";
 import { createSpan, createTrace, type SpanOverrides } from "../../test/factories.ts";
+import { postExternalSpan, postExternalTrace } from "../ingest/ingest.http.ts";
 import { canonicalId, newId } from "../ids.ts";
 import { getReplaySpanTree, postReplayComplete, postReplayStart, postReplayStatus } from "./replay.http.ts";
 import { ZCompleteResponse, ZStatusResponse, type TCompleteResponse } from "./replay.schemas.ts";
@@ -179,5 +181,64 @@ describe("a replay run", () => {
     expect((await status({ testRunId: runId, expectedSpanCounts: { a: -1 } })).status).toBe(400);
     const row = await db().prisma.experiment.findUniqueOrThrow({ where: { id: runId } });
     expect(row.status).toBe("completed");
+  });
+
+  const iso = (ms: number) => new Date(Date.parse("2026-11-22T09:00:00.000Z") + ms).toISOString();
+
+  /** A span payload as the TypeScript SDK sends it inside a replay (wire-facts §3, §9.5). */
+  function spanPayload(runId: string, local: string, o: { id: string; parent?: string; name: string; type: string; start: number; end: number; output?: unknown; contexts?: object[]; mocked?: boolean }) {
+    return {
+      type: "sdk-function", source: "typescript-sdk-function", sdkVersion: "1.0.0", traceFunctionKey: fn,
+      sourceTraceId: local, testRunId: runId, experimentId: runId, ...(o.mocked ? { mocked: true, mockTarget: "output", mockSource: "recorded" } : {}),
+      rawSpan: {
+        id: o.id, trace_id: local, ...(o.parent ? { parent_id: o.parent } : {}), started_at: iso(o.start), ended_at: iso(o.end),
+        input_source_span_id: rootId,
+        span_data: { name: o.name, type: o.type, input: ["q"], output: o.output ?? null, ...(o.contexts ? { contexts: o.contexts } : {}) },
+      },
+    };
+  }
+
+  it("through the real ingestion endpoints: status waits for the expected spans; complete outlines tokens, models and mocked spans", async () => {
+    const runId = (await call(postReplayStart, { apiKey: org.apiKey, body: { traceFunctionKey: fn, traceIds: [original] } })).body.testRunId;
+    const local = newId();
+    const send = async (handler: typeof postExternalSpan, body: unknown) => {
+      const r = await call(handler, { apiKey: org.apiKey, body });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+    };
+    const listed = async () => (await call(postReplayStatus, { apiKey: org.apiKey, body: { testRunId: runId, expectedSpanCounts: { [local]: 3 } } })).body.traceIds;
+
+    const rootId = newId();
+    await send(postExternalSpan, spanPayload(runId, local, { id: rootId, name: "answer", type: "agent", start: 0, end: 900, output: "4" }));
+    expect(await listed()).toEqual({});
+    await send(postExternalTrace, {
+      id: local, type: "sdk-function", source: "typescript-sdk-function", sdkVersion: "1.0.0", traceFunctionKey: fn, completed: true,
+      expectedSpanCount: 3, testRunId: runId, experimentId: runId,
+      externalTrace: { id: local, started_at: iso(0), ended_at: iso(900), input_source_trace_id: original, replay_attempt: 0 },
+    });
+    expect(await listed()).toEqual({});
+    await send(postExternalSpan, spanPayload(runId, local, {
+      id: "toolu_search", parent: rootId, name: "search", type: "function", start: 100, end: 300, output: ["r"], mocked: true,
+    }));
+    expect(await listed()).toEqual({});
+    await send(postExternalSpan, spanPayload(runId, local, {
+      id: newId(), parent: rootId, name: "llm", type: "llm", start: 400, end: 800, output: "4",
+      contexts: [{ model: "gpt-z", inputTokens: 30, outputTokens: 6 }],
+    }));
+    expect(await listed()).toEqual({ [local]: local });
+
+    const res = await call(postReplayComplete, { apiKey: org.apiKey, body: { testRunId: runId } });
+    expect(res.status).toBe(200);
+    const body = ZCompleteResponse.parse(res.body);
+    expect(body.traceIds).toEqual({ [local]: local });
+    expect(body.tokens[local]).toEqual({ input: 30, output: 6, cached: 0, total: 36 });
+    const outline = body.traceOutlines[local];
+    expect(outline).toMatchObject({ status: "completed", durationMs: 900, spanCount: 3 });
+    expect(outline.spans[0]).toMatchObject({ spanId: rootId, name: "answer", durationMs: 900 });
+    expect(outline.spans[0].children).toMatchObject([
+      { spanId: "toolu_search", name: "search", mocked: true, durationMs: 200, tokens: null },
+      { name: "llm", model: "gpt-z", mocked: false, tokens: { input: 30, output: 6, cached: 0, total: 36 } },
+    ]);
+    const replay = await db().prisma.trace.findUniqueOrThrow({ where: { organizationId_id: { organizationId: org.organizationId, id: canonicalId(org.organizationId, local) } } });
+    expect(replay).toMatchObject({ testRunId: runId, originalTraceId: original, replayAttempt: 0 });
   });
 });
