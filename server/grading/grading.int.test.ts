@@ -1,11 +1,12 @@
 // Live grading (issue 5, acceptance 1): a completed trace of a function with two live graders gets two
 // grader labels; an incomplete trace gets none; replays get none; 20 racing completions of one trace
-// call the judge once per grader. Completion is driven through the trace_events outbox exactly as the
-// completion transaction writes it (ingestion's endpoints are not in the tree yet).
+// call the judge once per grader — both through the real ingestion endpoints and through the
+// trace_events outbox written exactly as the completion transaction writes it.
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";
+import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";
 import { createSpan, createTrace } from "../../test/factories.ts";
 import { sql } from "../db/sql.ts";
 import { upsertGrader } from "../graders/graders.service.ts";
@@ -14,6 +15,8 @@ import { gradeTrace } from "./grading.service.ts";
 import { startGrading, type GradingWorker } from "./grading.worker.ts";
 import { dispatchCompletionEvents } from "./live.ts";
 import { createLimiter } from "./limiter.ts";
+import { postExternalSpan, postExternalTrace } from "../ingest/ingest.http.ts";
+import { completionPayload, spanPayload } from "../ingest/testing/payloads.ts";
 
 const FN = "support-bot";
 let judgeCalls: string[] = [];
@@ -127,6 +130,26 @@ describe("live grading", () => {
     expect(await labelsOf(traceId)).toHaveLength(2);
     const events = await db().sql.query(sql`SELECT id FROM trace_events WHERE trace_id = ${traceId}::uuid`);
     expect(events).toHaveLength(1);
+  });
+
+  it("through the real ingestion endpoints: 20 racing requests complete a trace; the judge is called once per grader", async () => {
+    const traceId = randomUUID();
+    const rootId = randomUUID();
+    const root = spanPayload({ traceId, spanId: rootId, name: "bot", traceFunctionKey: FN, output: "refund approved ingest-race-marker" });
+    const child = spanPayload({ traceId, parentId: rootId, name: "lookup", traceFunctionKey: FN, output: "order 7" });
+    const completion = completionPayload({ traceId, traceFunctionKey: FN, expectedSpanCount: 2 });
+    judgeCalls = [];
+    const requests = [
+      ...Array.from({ length: 10 }, () => call(postExternalTrace, { apiKey: org.apiKey, body: completion })),
+      ...Array.from({ length: 5 }, () => call(postExternalSpan, { apiKey: org.apiKey, body: root })),
+      ...Array.from({ length: 5 }, () => call(postExternalSpan, { apiKey: org.apiKey, body: child })),
+    ];
+    const responses = await Promise.all(requests);
+    expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
+    await until(async () => (await labelsOf(traceId)).length === 2);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(judgeCalls.filter((c) => c.includes("ingest-race-marker"))).toHaveLength(1);
+    expect((await labelsOf(traceId)).map((l) => l.label)).toEqual([true, true]);
   });
 
   it("a later grading replaces the grader's label on the trace (one row per grader per trace)", async () => {
