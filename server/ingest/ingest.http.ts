@@ -6,6 +6,7 @@ import { AppError } from "../errors.ts";
 import { defineRoute } from "../http/define-route.ts";
 import type { TIngestOperation, TIngestResult, TRejection } from "./ingest.schemas.ts";
 import { ingestBatch } from "./ingest.service.ts";
+import { withIngestBudget } from "./memory-budget.ts";
 import { parsePayloadText } from "./payloads/parse-payload.ts";
 
 const CODE_OF: Record<TRejection["code"], "invalid_json" | "validation_failed" | "not_found" | "bad_request"> = {
@@ -30,12 +31,15 @@ function restDoor(operation: TIngestOperation) {
   return defineRoute({
     body: "raw",
     handler: async ({ db, auth, body }) => {
-      const parsed = parsePayloadText(operation, (body as unknown as Buffer).toString("utf8"));
-      if (!parsed.ok) throw rejectionToError(parsed.rejection);
-      const result = await ingestBatch(db, auth, [parsed.item]);
-      throwIfRejected(result);
-      // Fire-and-forget for the SDKs (they read only `error`); the map tells other callers the canonical id.
-      return { traceIds: result.traceIds };
+      const raw = body as unknown as Buffer;
+      return withIngestBudget(raw.length, async () => {
+        const parsed = parsePayloadText(operation, raw.toString("utf8"));
+        if (!parsed.ok) throw rejectionToError(parsed.rejection);
+        const result = await ingestBatch(db, auth, [parsed.item]);
+        throwIfRejected(result);
+        // Fire-and-forget for the SDKs (they read only `error`); the map tells other callers the canonical id.
+        return { traceIds: result.traceIds };
+      });
     },
   });
 }
@@ -51,10 +55,13 @@ export const postFunctionTrace = defineRoute({
   body: "raw",
   params: z.object({ functionId: z.string().min(1) }),
   handler: async ({ db, auth, body, params }) => {
-    const parsed = parsePayloadText("internal_trace", (body as unknown as Buffer).toString("utf8"), params.functionId);
-    if (!parsed.ok) throw rejectionToError(parsed.rejection);
-    const result = await ingestBatch(db, auth, [parsed.item]);
-    throwIfRejected(result);
-    return { id: result.functionExecutionIds[0] };
+    const raw = body as unknown as Buffer;
+    return withIngestBudget(raw.length, async () => {
+      const parsed = parsePayloadText("internal_trace", raw.toString("utf8"), params.functionId);
+      if (!parsed.ok) throw rejectionToError(parsed.rejection);
+      const result = await ingestBatch(db, auth, [parsed.item]);
+      throwIfRejected(result);
+      return { id: result.functionExecutionIds[0] };
+    });
   },
 });

@@ -6,6 +6,7 @@ import { getEnv } from "../../env.ts";
 import { defineRoute } from "../../http/define-route.ts";
 import type { TIngestItem } from "../ingest.schemas.ts";
 import { ingestBatch } from "../ingest.service.ts";
+import { withIngestBudget } from "../memory-budget.ts";
 import { isIngestOperation, parsePayloadText } from "../payloads/parse-payload.ts";
 import type { TCarrier } from "./carriers.ts";
 import { decodeOtlpJson } from "./decode-json.ts";
@@ -43,11 +44,13 @@ export const postOtlpTraces = withOtlpErrorEncoding(
     handler: async ({ request, db, auth, body }) => {
       const format = otlpFormatOf(request.headers.get("content-type"));
       const raw = body as unknown as Buffer;
-      const carriers = format === "protobuf" ? decodeOtlpProtobuf(raw) : decodeOtlpJson(raw);
-      const { items, locations, reasons } = carriersToItems(carriers);
-      const result = await ingestBatch(db, auth, items, { concurrency: getEnv().REPRISE_OTLP_INGEST_CONCURRENCY });
-      for (const [index, rejection] of result.rejected) reasons.push(`${locations[index]}: ${rejection.message}`);
-      return exportResponse(format, reasons, result.traceIds);
+      return withIngestBudget(raw.length, async () => {
+        const carriers = format === "protobuf" ? decodeOtlpProtobuf(raw) : decodeOtlpJson(raw);
+        const { items, locations, reasons } = carriersToItems(carriers);
+        const result = await ingestBatch(db, auth, items, { concurrency: getEnv().REPRISE_OTLP_INGEST_CONCURRENCY });
+        for (const [index, rejection] of result.rejected) reasons.push(`${locations[index]}: ${rejection.message}`);
+        return exportResponse(format, reasons, result.traceIds);
+      });
     },
   }),
 );

@@ -28,7 +28,7 @@ describe("OTLP ingestion", () => {
   afterAll(() => server?.close());
 
   const post = (body: Buffer | string, headers: Record<string, string>, apiKey = org.apiKey) =>
-    fetch(`${server.url}${OTLP_PATH}`, { method: "POST", headers: { authorization: `Bearer ${apiKey}`, ...headers }, body });
+    fetch(`${server.url}${OTLP_PATH}`, { method: "POST", headers: { authorization: `Bearer ${apiKey}`, ...headers }, body: typeof body === "string" ? body : new Uint8Array(body) });
   const postJson = (request: unknown, apiKey = org.apiKey) => post(JSON.stringify(request), { "content-type": "application/json" }, apiKey);
   const lastExchange = () => server.exchanges[server.exchanges.length - 1];
   const spanCount = (organizationId: string) => db().prisma.span.count({ where: { organizationId } });

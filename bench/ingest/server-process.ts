@@ -1,0 +1,131 @@
+// Starts the built app (`next start`) on a fresh database for the benchmark, and watches its memory.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+
+export const BENCH_API_KEY = `rp_bench_${"0123456789abcdef".repeat(3)}`;
+
+export interface Storage {
+  env: Record<string, string>;
+  label: string;
+  cleanup(): Promise<void>;
+}
+
+export async function pgliteStorage(): Promise<Storage> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reprise-bench-"));
+  return { env: { REPRISE_DATA_DIR: dir }, label: "PGlite", cleanup: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+export async function postgresStorage(baseUrl: string): Promise<Storage> {
+  const name = `reprise_bench_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.toString() },
+    label: "PostgreSQL",
+    cleanup: async () => {
+      const c = new pg.Client({ connectionString: baseUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export interface RunningServer {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export async function startServer(root: string, port: number, storage: Storage): Promise<RunningServer> {
+  if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) throw new Error("No build in .next: run `npm run build` first.");
+  const child: ChildProcess = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port)], {
+    cwd: root,
+    env: {
+      ...process.env,
+      ...storage.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      NEXT_TELEMETRY_DISABLED: "1",
+      REPRISE_LOG_LEVEL: "warn",
+      REPRISE_INIT_ORG_NAME: "Bench",
+      REPRISE_INIT_USER_EMAIL: "bench@example.com",
+      REPRISE_INIT_USER_PASSWORD: "bench bench bench",
+      REPRISE_INIT_API_KEY: BENCH_API_KEY,
+    },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
+    try {
+      const res = await fetch(`${url}/api/sdk/whoami`, { headers: { authorization: `Bearer ${BENCH_API_KEY}` } });
+      if (res.status === 200) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error("the server did not become ready in 120 s");
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url,
+    pid: child.pid!,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+        setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
+      }),
+  };
+}
+
+/** Resident memory of a process and its descendants, in bytes (Linux /proc). */
+export function treeRss(pid: number): number {
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      /* exited */
+    }
+  }
+  let total = 0;
+  const stack = [pid];
+  while (stack.length > 0) {
+    const p = stack.pop()!;
+    try {
+      const status = fs.readFileSync(`/proc/${p}/status`, "utf8");
+      total += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+    } catch {
+      /* exited */
+    }
+    stack.push(...(children.get(p) ?? []));
+  }
+  return total;
+}
+
+/** Samples treeRss every 50 ms; `peak()` since the last `reset()`. */
+export function watchRss(pid: number) {
+  let peak = 0;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, treeRss(pid));
+  }, 50);
+  return {
+    peak: () => Math.max(peak, treeRss(pid)),
+    reset: () => {
+      peak = treeRss(pid);
+    },
+    stop: () => clearInterval(timer),
+  };
+}

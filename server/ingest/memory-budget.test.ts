@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { ByteBudget } from "./memory-budget.ts";
+
+describe("ByteBudget", () => {
+  it("runs work within the budget at once and queues the rest in order", async () => {
+    const budget = new ByteBudget(10);
+    const log: string[] = [];
+    let release!: () => void;
+    const blocker = new Promise<void>((r) => (release = r));
+    const a = budget.run(6, async () => {
+      log.push("a start");
+      await blocker;
+      log.push("a end");
+    });
+    const b = budget.run(6, async () => void log.push("b"));
+    const c = budget.run(1, async () => void log.push("c"));
+    await new Promise((r) => setTimeout(r, 10));
+    // c would fit, but waits behind b (FIFO), so a large request is never starved.
+    expect(log).toEqual(["a start"]);
+    release();
+    await Promise.all([a, b, c]);
+    expect(log).toEqual(["a start", "a end", "b", "c"]);
+  });
+
+  it("admits a request larger than the whole budget alone, and frees its share on failure", async () => {
+    const budget = new ByteBudget(10);
+    await expect(budget.run(50, async () => Promise.reject(new Error("x")))).rejects.toThrow("x");
+    expect(await budget.run(10, async () => "ok")).toBe("ok");
+  });
+});

@@ -1,0 +1,59 @@
+// Bounds the memory ingestion uses at once. A decompressed 8 MB OTLP body becomes ~6× that in strings,
+// parsed payloads and row JSON while it is processed; eight of them at once would push the server past
+// its memory target (issue 3: peak RSS < 600 MB at concurrency 8). Requests beyond the budget wait,
+// holding only their body; the database serializes the writes anyway, so throughput does not suffer.
+
+/** Decompressed body bytes processed at once: three maximal (8 MB) requests, or many small ones. */
+export const INGEST_BUDGET_BYTES = 24_000_000;
+
+interface Waiter {
+  bytes: number;
+  resolve: () => void;
+}
+
+class ByteBudget {
+  private used = 0;
+  private readonly queue: Waiter[] = [];
+
+  constructor(private readonly capacity: number) {}
+
+  async run<T>(bytes: number, fn: () => Promise<T>): Promise<T> {
+    const weight = Math.max(1, Math.min(bytes, this.capacity));
+    await this.acquire(weight);
+    try {
+      return await fn();
+    } finally {
+      this.used -= weight;
+      this.drain();
+    }
+  }
+
+  private acquire(weight: number): Promise<void> {
+    // FIFO: a big request is not starved by a stream of small ones.
+    if (this.queue.length === 0 && this.used + weight <= this.capacity) {
+      this.used += weight;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.queue.push({ bytes: weight, resolve }));
+  }
+
+  private drain(): void {
+    while (this.queue.length > 0 && this.used + this.queue[0].bytes <= this.capacity) {
+      const next = this.queue.shift()!;
+      this.used += next.bytes;
+      next.resolve();
+    }
+  }
+}
+
+// One budget per process: Next.js bundles each route separately, so a module-level instance would not be shared.
+const KEY = Symbol.for("reprise.ingest.memoryBudget");
+const holder = globalThis as unknown as { [KEY]?: ByteBudget };
+
+/** Runs `fn` once `bytes` of the ingestion budget are free. */
+export function withIngestBudget<T>(bytes: number, fn: () => Promise<T>): Promise<T> {
+  holder[KEY] ??= new ByteBudget(INGEST_BUDGET_BYTES);
+  return holder[KEY].run(bytes, fn);
+}
+
+export { ByteBudget };
