@@ -62,7 +62,7 @@ describe("ingestion data hygiene", () => {
     ]);
   });
 
-  it("stores 200-level nesting intact and rejects only the carrier nested too deep to serialize", async () => {
+  it("stores 200-level nesting intact and rejects only the carrier nested too deep to store", async () => {
     const [ok, deep, plain] = [randomUUID(), randomUUID(), randomUUID()];
     const deepText = JSON.stringify(spanPayload({ traceId: deep })).replace('"input":', `"input":${"[".repeat(20_000)}${"]".repeat(20_000)},"x":`);
     const body = await otlp([
@@ -70,7 +70,7 @@ describe("ingestion data hygiene", () => {
       { operation: "external_span", payload: deepText },
       { operation: "external_span", payload: spanPayload({ traceId: plain }) },
     ]);
-    expect(body.partialSuccess).toMatchObject({ rejectedSpans: 1, errorMessage: expect.stringMatching(/spans\[1\]: payload cannot be stored/) });
+    expect(body.partialSuccess).toMatchObject({ rejectedSpans: 1, errorMessage: expect.stringMatching(/spans\[1\]: payload cannot be stored: JSON nested deeper than 1000 levels/) });
     expect((await rawSpanOf(ok)).span_data.input).toEqual(nested(200, "leaf"));
     await rawSpanOf(plain);
     expect(await db().prisma.span.count({ where: { organizationId: org.organizationId, traceId: deep } })).toBe(0);

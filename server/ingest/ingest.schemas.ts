@@ -19,9 +19,11 @@ export interface TServerNote {
 /**
  * A validated payload. `raw` is the original parsed object, stored verbatim (zod's output drops
  * `__proto__` keys, so it is used only for typed fields); `notes` are server notes such as sanitizing.
+ * `text` is the payload's JSON text when `raw` is exactly what it says (nothing was sanitized): the
+ * write embeds it instead of serializing `raw` again.
  */
 export type TIngestItem =
-  | { operation: "external_span"; raw: Record<string, unknown>; payload: TExternalSpanPayload; notes: TServerNote[] }
+  | { operation: "external_span"; raw: Record<string, unknown>; payload: TExternalSpanPayload; notes: TServerNote[]; text?: string }
   | { operation: "external_trace"; raw: Record<string, unknown>; payload: TExternalTracePayload; notes: TServerNote[] }
   | {
       operation: "internal_trace";

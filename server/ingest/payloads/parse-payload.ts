@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { toValidationIssues } from "../../errors.ts";
 import type { TIngestItem, TIngestOperation, TRejection } from "../ingest.schemas.ts";
 import { ZFunctionTracePayload, ZInternalTracePayload } from "./function-trace.schemas.ts";
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from "./json-depth.ts";
 import { mayNeedSanitizing, sanitizeJsonValue, sanitizeNote, type SanitizeCounts } from "./sanitize.ts";
 import { ZExternalSpanPayload } from "./span-payload.schemas.ts";
 import { ZExternalTracePayload } from "./trace-payload.schemas.ts";
@@ -16,6 +17,9 @@ export function isIngestOperation(value: string): value is TIngestOperation {
 
 /** Parses JSON text; `functionId` comes from the URL on the REST door of internal traces. */
 export function parsePayloadText(operation: TIngestOperation, text: string, functionId?: string): TParseOutcome {
+  if (exceedsJsonDepth(text)) {
+    return { ok: false, rejection: { code: "unstorable", message: `payload cannot be stored: JSON nested deeper than ${MAX_JSON_DEPTH} levels` } };
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -24,7 +28,10 @@ export function parsePayloadText(operation: TIngestOperation, text: string, func
   }
   const counts: SanitizeCounts = { nul: 0, surrogates: 0 };
   if (mayNeedSanitizing(text)) value = sanitizeJsonValue(value, counts);
-  return validate(operation, value, counts, functionId);
+  const outcome = validate(operation, value, counts, functionId);
+  const untouched = counts.nul === 0 && counts.surrogates === 0;
+  if (outcome.ok && outcome.item.operation === "external_span" && untouched) outcome.item.text = text;
+  return outcome;
 }
 
 function validate(operation: TIngestOperation, value: unknown, counts: SanitizeCounts, functionId?: string): TParseOutcome {

@@ -96,7 +96,14 @@ export async function upsertSpans(tx: SqlClient, organizationId: string, rowsJso
       raw_span, content_off_by_simulation_plan, instrumentation, span_origin_name, span_origin_version,
       started_at, ended_at, is_final, duration_ms, input_tokens, output_tokens, cached_tokens, total_tokens,
       model, test_run_id, input_source_span_id, mocked, mock_source)
-    SELECT ${organizationId}::uuid, r.*
+    SELECT ${organizationId}::uuid, r.id, r.trace_id, r.parent_span_id, r.source_span_id, r.source_trace_id,
+      r.source_parent_span_id, r.payload_type, r.source, r.sdk_version, r.trace_function_key, r.node_key, r.name,
+      r.type, r.function_name, r.error, r.errors,
+      -- A row carries either raw_span or the whole payload text it came from (prepare-plan.ts).
+      COALESCE(r.raw_span, r.payload -> 'rawSpan'),
+      r.content_off_by_simulation_plan, r.instrumentation, r.span_origin_name, r.span_origin_version,
+      r.started_at, r.ended_at, r.is_final, r.duration_ms, r.input_tokens, r.output_tokens, r.cached_tokens,
+      r.total_tokens, r.model, r.test_run_id, r.input_source_span_id, r.mocked, r.mock_source
     FROM jsonb_to_recordset(${rowsJson}::jsonb) AS r(
       id uuid, trace_id uuid, parent_span_id uuid, source_span_id text, source_trace_id text,
       source_parent_span_id text, payload_type text, source text, sdk_version text, trace_function_key text,
@@ -105,7 +112,7 @@ export async function upsertSpans(tx: SqlClient, organizationId: string, rowsJso
       span_origin_version text, started_at timestamptz, ended_at timestamptz, is_final boolean,
       duration_ms integer, input_tokens integer, output_tokens integer, cached_tokens integer,
       total_tokens integer, model text, test_run_id uuid, input_source_span_id text, mocked boolean,
-      mock_source text)
+      mock_source text, payload jsonb)
     ORDER BY r.id
     ON CONFLICT (organization_id, id) DO UPDATE SET
       trace_id = EXCLUDED.trace_id, parent_span_id = EXCLUDED.parent_span_id,

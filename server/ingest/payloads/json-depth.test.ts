@@ -1,0 +1,13 @@
+import { describe, expect, it } from "vitest";
+import { exceedsJsonDepth } from "./json-depth.ts";
+
+describe("exceedsJsonDepth", () => {
+  it("measures nesting outside strings only", () => {
+    const deep = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
+    expect(exceedsJsonDepth(deep(10), 10)).toBe(false);
+    expect(exceedsJsonDepth(deep(11), 10)).toBe(true);
+    expect(exceedsJsonDepth(`{"a":"${"[".repeat(50)}","b":{"c":[1]}}`, 10)).toBe(false);
+    expect(exceedsJsonDepth(`{"a":"\\"${"{".repeat(30)}"}`, 10)).toBe(false);
+    expect(exceedsJsonDepth(`["\\\\", ${deep(20)}]`, 10)).toBe(true);
+  });
+});

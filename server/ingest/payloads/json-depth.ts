@@ -1,0 +1,24 @@
+// Deeply nested JSON is refused before it reaches the database: PostgreSQL's JSON parser recurses (and
+// PGlite's WebAssembly stack is smaller than a native one), so a payload nested thousands of levels deep
+// could fail the whole batch instead of just its own carrier (issue 3, data hygiene).
+
+/** Nesting deeper than this rejects the payload; real payloads stay far below it (200 levels are fine). */
+export const MAX_JSON_DEPTH = 1000;
+
+/** True when the JSON text nests arrays/objects deeper than `max`. Cheap: each level needs two characters. */
+export function exceedsJsonDepth(text: string, max: number = MAX_JSON_DEPTH): boolean {
+  if (text.length <= 2 * max) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
