@@ -6,6 +6,7 @@ import { gradersRouter } from "../graders/graders.router.ts";
 import { labelsRouter } from "../labels/labels.router.ts";
 import { simPlanRouter } from "../sim-plan/sim-plan.router.ts";
 import { tracesRouter } from "../traces/traces.router.ts";
+import { assertionsRouter } from "../assertions/assertions.router.ts";
 import { createCallerFactory, router } from "./init.ts";
 
 export const appRouter = router({
@@ -17,6 +18,7 @@ export const appRouter = router({
   simPlan: simPlanRouter,
   graders: gradersRouter,
   datasets: datasetsRouter,
+  assertions: assertionsRouter,
 });
 
 export type AppRouter = typeof appRouter;
