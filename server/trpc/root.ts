@@ -7,6 +7,7 @@ import { labelsRouter } from "../labels/labels.router.ts";
 import { simPlanRouter } from "../sim-plan/sim-plan.router.ts";
 import { tracesRouter } from "../traces/traces.router.ts";
 import { assertionsRouter } from "../assertions/assertions.router.ts";
+import { replaysRouter } from "../replay/experiments/replays.router.ts";
 import { createCallerFactory, router } from "./init.ts";
 
 export const appRouter = router({
@@ -19,6 +20,7 @@ export const appRouter = router({
   graders: gradersRouter,
   datasets: datasetsRouter,
   assertions: assertionsRouter,
+  replays: replaysRouter,
 });
 
 export type AppRouter = typeof appRouter;

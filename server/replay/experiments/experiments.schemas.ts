@@ -1,0 +1,17 @@
+// tRPC inputs of the console's Replays pages (issue 7, item 8).
+import { z } from "zod";
+import { ZUuid } from "../../traces/traces.schemas.ts";
+
+export const ZExperimentListInput = z.object({
+  cursor: z.string().max(512).optional(),
+  limit: z.number().int().min(1).max(100).default(25),
+});
+export type TExperimentListInput = z.output<typeof ZExperimentListInput>;
+
+export const ZExperimentComparisonInput = z.object({
+  id: ZUuid,
+  /** The position of the last item served (items are numbered from 0 in selection order). */
+  cursor: z.number().int().min(0).optional(),
+  limit: z.number().int().min(1).max(100).default(25),
+});
+export type TExperimentComparisonInput = z.output<typeof ZExperimentComparisonInput>;
