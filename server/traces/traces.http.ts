@@ -9,7 +9,7 @@ export const getTraceRoute = defineRoute({
   handler: async ({ db, auth, params }) => ({ trace: await getTrace(db, auth.organizationId, params.traceId) }),
 });
 
-/** GET /api/sdk/traces?traceFunctionKey=&status=&search=&cursor=&limit= → {traces, nextCursor, hasMore} */
+/** GET /api/sdk/traces?traceFunctionKey=&status=&search=&labelState=&kind=&startedFrom=&startedTo=&cursor=&limit= → {traces, nextCursor, hasMore} */
 export const listTracesRoute = defineRoute({
   query: ZTraceListQuery,
   handler: async ({ db, auth, query }) => findTraces(db, auth.organizationId, query),

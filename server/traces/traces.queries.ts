@@ -57,6 +57,11 @@ export interface TracePageFilter {
   status?: string;
   /** ILIKE pattern, already escaped. */
   titlePattern?: string;
+  labelState?: "unlabeled" | "pass" | "fail" | "validated";
+  kind?: "captured" | "seeded" | "replay";
+  /** startedAt bounds: from inclusive, to exclusive. */
+  startedFrom?: Date;
+  startedTo?: Date;
   /** Keyset position: started_at in epoch microseconds (null = a trace without start) and id. */
   after?: { startedUs: string | null; id: string };
 }
@@ -72,6 +77,11 @@ export function selectTracePage(db: SqlClient, organizationId: string, f: TraceP
   if (f.titlePattern !== undefined) {
     where.push(sql`COALESCE(NULLIF(name, ''), trace_function_key, '') ILIKE ${f.titlePattern} ESCAPE '\\'`);
   }
+  if (f.labelState !== undefined) where.push(labelStateIs(f.labelState));
+  if (f.kind === "replay") where.push(sql`test_run_id IS NOT NULL`);
+  else if (f.kind !== undefined) where.push(sql`test_run_id IS NULL AND ingestion_type = ${f.kind}`);
+  if (f.startedFrom) where.push(sql`started_at >= ${f.startedFrom.toISOString()}::timestamptz`);
+  if (f.startedTo) where.push(sql`started_at < ${f.startedTo.toISOString()}::timestamptz`);
   if (f.after) where.push(keysetAfter(f.after));
   return db.query<{ id: string; started_us: string | null }>(sql`
     SELECT id::text AS id, (EXTRACT(EPOCH FROM started_at) * 1000000)::bigint::text AS started_us
@@ -79,6 +89,19 @@ export function selectTracePage(db: SqlClient, organizationId: string, f: TraceP
     WHERE ${join(where, " AND ")}
     ORDER BY started_at DESC NULLS LAST, id DESC
     LIMIT ${take}`);
+}
+
+/**
+ * The trace's current whole-trace verdict (trace_labels row with no assertion, not superseded) is in the
+ * state: unlabeled = none (a skipped or errored one is a verdict state of its own, as the labels read says).
+ */
+function labelStateIs(state: NonNullable<TracePageFilter["labelState"]>): Sql {
+  const current = sql`FROM trace_labels l
+    WHERE l.organization_id = traces.organization_id AND l.trace_id = traces.id
+      AND l.assertion_id IS NULL AND l.superseded_at IS NULL`;
+  if (state === "unlabeled") return sql`NOT EXISTS (SELECT 1 ${current})`;
+  const match = state === "pass" ? sql`l.label = true` : state === "fail" ? sql`l.label = false` : sql`l.approved`;
+  return sql`EXISTS (SELECT 1 ${current} AND l.label_status = 'labeled' AND ${match})`;
 }
 
 function keysetAfter(after: { startedUs: string | null; id: string }): Sql {

@@ -38,10 +38,23 @@ export const ZTraceIdParams = z.object({ traceId: ZUuid });
 
 export const ZTraceStatus = z.enum(["pending", "completed", "failed"]);
 
+/** The trace's current whole-trace verdict: none, pass, fail, or validated (approved: a human's, or an approved agent's). */
+export const ZTraceLabelState = z.enum(["unlabeled", "pass", "fail", "validated"]);
+/** captured / seeded (ingestion_type of a non-replay trace), or replay (produced by an experiment: test_run_id set). */
+export const ZTraceKind = z.enum(["captured", "seeded", "replay"]);
+/** An ISO 8601 date-time with a time zone (`Z` or an offset). */
+export const ZInstant = z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time with a time zone" }).transform((s) => new Date(s));
+
 export const ZTraceListQuery = z.object({
   traceFunctionKey: zText(1000).optional(),
   status: ZTraceStatus.optional(),
   search: zText(1000).optional(),
+  labelState: ZTraceLabelState.optional(),
+  kind: ZTraceKind.optional(),
+  /** Inclusive lower bound of startedAt. */
+  startedFrom: ZInstant.optional(),
+  /** Exclusive upper bound of startedAt. */
+  startedTo: ZInstant.optional(),
   cursor: z.string().max(512).optional(),
   limit: zQueryInt(1, 100).default(50),
 });
