@@ -1,13 +1,17 @@
+import { Suspense } from "react";
 import { PageHeader } from "@/components/ui/page-header.tsx";
-import { ComingSoon } from "../_components/coming-soon.tsx";
+import { LoadingState } from "@/components/ui/states.tsx";
+import { AssertionsBrowser } from "./assertions-browser.tsx";
 
 export const metadata = { title: "Assertions" };
 
 export default function Page() {
   return (
     <>
-      <PageHeader title="Assertions" description="What each trace should do the next time it is replayed." />
-      <ComingSoon what="Assertions" />
+      <PageHeader title="Assertions" description="What each trace should keep doing when it is replayed, newest first per trace function." />
+      <Suspense fallback={<LoadingState label="Loading assertions" />}>
+        <AssertionsBrowser />
+      </Suspense>
     </>
   );
 }

@@ -7,17 +7,9 @@ import { Dialog } from "@/components/ui/dialog.tsx";
 import { Field, Input, Select, Textarea } from "@/components/ui/field.tsx";
 import { FormError } from "@/components/ui/states.tsx";
 import { useTRPC } from "@/components/trpc/react.tsx";
+import { CheckFields, checkFromConfig, toCheck, type CheckState } from "@/components/check-fields.tsx";
 import { TargetPicker, targetFromConfig, toTarget, type TargetState } from "@/components/target-picker.tsx";
 import type { Grader } from "./graders-list.tsx";
-
-const OPS = [
-  ["noErrors", "No span recorded an error"],
-  ["equals", "Output equals (JSON)"],
-  ["contains", "Output contains text"],
-  ["matches", "Output matches regular expression"],
-  ["maxDurationMs", "Duration at most (ms)"],
-  ["maxTotalTokens", "Total tokens at most"],
-] as const;
 
 export function GraderDialog({ grader, onClose }: { grader: Grader | null; onClose: () => void }) {
   const trpc = useTRPC();
@@ -27,22 +19,20 @@ export function GraderDialog({ grader, onClose }: { grader: Grader | null; onClo
     name: grader?.name ?? "",
     traceFunctionKey: grader?.traceFunctionKey ?? "",
     kind: grader?.kind ?? ("rule" as "rule" | "llm_judge"),
-    op: (config.check?.op as string) ?? "noErrors",
-    value: config.check?.value === undefined ? "" : typeof config.check.value === "string" ? config.check.value : JSON.stringify(config.check.value),
     model: (config.model as string) ?? "gpt-4o-mini",
     instructions: (config.instructions as string) ?? "",
     live: grader?.live ?? true,
   });
   const [target, setTarget] = useState<TargetState>(targetFromConfig(config.target));
+  const [check, setCheck] = useState<CheckState>(checkFromConfig(config.check));
   const save = useMutation(trpc.graders.save.mutationOptions({
     onSuccess: async () => { await queryClient.invalidateQueries({ queryKey: trpc.graders.list.queryKey() }); onClose(); },
   }));
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const value = ["maxDurationMs", "maxTotalTokens"].includes(form.op) ? Number(form.value) : form.op === "equals" ? safeJson(form.value) : form.value;
     const cfg = form.kind === "rule"
-      ? { target: toTarget(target), check: form.op === "noErrors" ? { op: "noErrors" } : { op: form.op, value } }
+      ? { target: toTarget(target), check: toCheck(check) }
       : { model: form.model, instructions: form.instructions, target: toTarget(target) };
     save.mutate({ ...(grader ? { id: grader.id } : {}), name: form.name, traceFunctionKey: form.traceFunctionKey, kind: form.kind, config: cfg, live: form.live });
   };
@@ -56,10 +46,7 @@ export function GraderDialog({ grader, onClose }: { grader: Grader | null; onClo
         )}</Field>
         <TargetPicker value={target} onChange={setTarget} />
         {form.kind === "rule" ? (
-          <>
-            <Field label="Check">{(id) => <Select id={id} value={form.op} onChange={set("op")}>{OPS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}</Select>}</Field>
-            {form.op !== "noErrors" ? <Field label="Value">{(id) => <Input id={id} required value={form.value} onChange={set("value")} />}</Field> : null}
-          </>
+          <CheckFields value={check} onChange={setCheck} />
         ) : (
           <>
             <Field label="Model">{(id) => <Input id={id} required value={form.model} onChange={set("model")} />}</Field>
@@ -77,12 +64,4 @@ export function GraderDialog({ grader, onClose }: { grader: Grader | null; onClo
       </form>
     </Dialog>
   );
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }

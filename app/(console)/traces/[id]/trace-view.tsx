@@ -14,6 +14,7 @@ import { useTRPC } from "@/components/trpc/react.tsx";
 import type { RouterOutputs } from "@/components/trpc/types.ts";
 import { KindBadge, StatusBadge } from "../trace-badges.tsx";
 import { SpanPanel } from "./span-panel.tsx";
+import { TraceAssertions } from "./trace-assertions.tsx";
 import { VerdictPanel } from "./verdict-panel.tsx";
 import { Waterfall } from "./waterfall.tsx";
 
@@ -46,6 +47,7 @@ export function TraceView({ id }: { id: string }) {
         </div>
         <div className="space-y-6">
           <VerdictPanel data={query.data} />
+          <TraceAssertions data={query.data} />
           <GraderLabels labels={query.data.graderLabels} />
           {Object.keys(trace.metadata).length > 0 || trace.contexts.length > 0 ? (
             <Card>

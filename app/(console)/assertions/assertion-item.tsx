@@ -1,0 +1,47 @@
+"use client";
+// One assertion in a list (the trace page and the Assertions page): statement, target, check, criteria,
+// author, and the edit / archive actions.
+import { useMutation } from "@tanstack/react-query";
+import type { ReactNode } from "react";
+import { Badge } from "@/components/ui/badge.tsx";
+import { Button } from "@/components/ui/button.tsx";
+import { formatRelative } from "@/components/ui/format.ts";
+import { FormError } from "@/components/ui/states.tsx";
+import { describeCheck } from "@/components/check-fields.tsx";
+import { describeTarget } from "@/components/target-picker.tsx";
+import { useTRPC } from "@/components/trpc/react.tsx";
+import { useInvalidateAssertions, type Assertion } from "./assertion-dialog.tsx";
+
+export function AssertionItem({ assertion: a, onEdit, context }: { assertion: Assertion; onEdit?: () => void; context?: ReactNode }) {
+  const trpc = useTRPC();
+  const invalidate = useInvalidateAssertions();
+  const archive = useMutation(trpc.assertions.archive.mutationOptions({ onSuccess: invalidate }));
+  const confirmArchive = () => {
+    if (window.confirm(`Archive the assertion "${a.assertion}"? It stops applying to replays.`)) archive.mutate({ traceId: a.traceId, assertionIds: [a.id] });
+  };
+  const check = describeCheck(a.check);
+  return (
+    <li className="space-y-1.5 px-4 py-3" aria-label={`Assertion: ${a.assertion}`}>
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <p className="min-w-0 font-medium break-words text-zinc-900">{a.assertion}</p>
+        {onEdit ? (
+          <div className="flex shrink-0 gap-1.5">
+            <Button variant="secondary" size="sm" onClick={onEdit} aria-label={`Edit assertion: ${a.assertion}`}>Edit</Button>
+            <Button variant="danger" size="sm" disabled={archive.isPending} onClick={confirmArchive} aria-label={`Archive assertion: ${a.assertion}`}>Archive</Button>
+          </div>
+        ) : null}
+      </div>
+      <div className="flex flex-wrap items-center gap-1.5 text-xs">
+        <Badge>{describeTarget(a.targetOnEvaluatedTrace)}</Badge>
+        {check ? <Badge tone="accent">{check}</Badge> : <span className="text-zinc-500">judged by a person or the LLM judge</span>}
+      </div>
+      {a.passCriteria ? <p className="text-xs text-zinc-600"><span className="font-medium text-emerald-800">Passes when</span> {a.passCriteria}</p> : null}
+      {a.failCriteria ? <p className="text-xs text-zinc-600"><span className="font-medium text-red-800">Fails when</span> {a.failCriteria}</p> : null}
+      {a.humanNote ? <p className="text-xs whitespace-pre-wrap text-zinc-600">{a.humanNote}</p> : null}
+      <p className="text-xs text-zinc-500">
+        {context}{context ? " · " : ""}{a.source === "human" ? "written by" : "proposed by an agent for"} {a.author?.fullName || a.author?.email || "unknown"} · updated {formatRelative(a.updatedAt)}
+      </p>
+      <FormError error={archive.error} />
+    </li>
+  );
+}
