@@ -17,6 +17,25 @@ import { saveQueue } from "./queue.ts";
 import { KindBadge, StatusBadge, VerdictBadge } from "./trace-badges.tsx";
 
 const STATUSES = ["completed", "pending", "failed"] as const;
+const LABEL_STATES = [["unlabeled", "Unlabeled"], ["pass", "Labeled pass"], ["fail", "Labeled fail"], ["validated", "Validated (approved)"]] as const;
+const KINDS = [["captured", "Captured"], ["seeded", "Seeded"], ["replay", "Replay"]] as const;
+
+function oneOf<T extends string>(value: string | null, values: readonly T[]): T | undefined {
+  return value !== null && (values as readonly string[]).includes(value) ? (value as T) : undefined;
+}
+
+/** An ISO instant from the URL, or undefined when it is not one (a hand-edited URL must not break the page). */
+function instant(value: string | null): string | undefined {
+  return value && !Number.isNaN(Date.parse(value)) && /(?:[zZ]|[+-]\d\d:?\d\d)$/.test(value) ? value : undefined;
+}
+
+/** `<input type="datetime-local">` shows local time without a zone; the URL and the API keep ISO instants. */
+function toLocalInput(iso: string | undefined): string {
+  if (!iso) return "";
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
 
 export function TracesList() {
   const trpc = useTRPC();
@@ -25,8 +44,12 @@ export function TracesList() {
   const params = useSearchParams();
   const filters = {
     traceFunctionKey: params.get("fn") || undefined,
-    status: (STATUSES as readonly string[]).includes(params.get("status") ?? "") ? (params.get("status") as (typeof STATUSES)[number]) : undefined,
+    status: oneOf(params.get("status"), STATUSES),
     search: params.get("q") || undefined,
+    labelState: oneOf(params.get("label"), LABEL_STATES.map(([v]) => v)),
+    kind: oneOf(params.get("kind"), KINDS.map(([v]) => v)),
+    startedFrom: instant(params.get("from")),
+    startedTo: instant(params.get("to")),
   };
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors.at(-1);
@@ -44,11 +67,17 @@ export function TracesList() {
     setCursors([]);
     router.replace(`${pathname}?${next.toString()}`);
   };
-  const filtered = Boolean(filters.traceFunctionKey || filters.status || filters.search);
+  const filtered = Object.values(filters).some(Boolean);
+  // While a date-time is half typed the input's value is "" with badInput set: keep the filter until it is whole.
+  const setInstant = (key: string, input: HTMLInputElement) => {
+    if (input.value) setFilter(key, new Date(input.value).toISOString());
+    else if (!input.validity.badInput) setFilter(key, "");
+  };
+  const [resetKey, setResetKey] = useState(0);
 
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-end gap-3" role="search" aria-label="Filter traces">
+      <div key={resetKey} className="flex flex-wrap items-end gap-3" role="search" aria-label="Filter traces">
         <label className="w-64 text-xs font-medium text-zinc-600">
           Search titles
           <Input className="mt-1" type="search" defaultValue={filters.search ?? ""} placeholder="Name or trace function"
@@ -69,6 +98,29 @@ export function TracesList() {
             {STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
           </Select>
         </label>
+        <label className="w-44 text-xs font-medium text-zinc-600">
+          Verdict
+          <Select className="mt-1" value={filters.labelState ?? ""} onChange={(e) => setFilter("label", e.target.value)}>
+            <option value="">Any</option>
+            {LABEL_STATES.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
+          </Select>
+        </label>
+        <label className="w-36 text-xs font-medium text-zinc-600">
+          Kind
+          <Select className="mt-1" value={filters.kind ?? ""} onChange={(e) => setFilter("kind", e.target.value)}>
+            <option value="">Any</option>
+            {KINDS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
+          </Select>
+        </label>
+        <label className="w-52 text-xs font-medium text-zinc-600">
+          Started from
+          <Input className="mt-1" type="datetime-local" defaultValue={toLocalInput(filters.startedFrom)} onChange={(e) => setInstant("from", e.currentTarget)} />
+        </label>
+        <label className="w-52 text-xs font-medium text-zinc-600">
+          Started before
+          <Input className="mt-1" type="datetime-local" defaultValue={toLocalInput(filters.startedTo)} onChange={(e) => setInstant("to", e.currentTarget)} />
+        </label>
+        {filtered ? <Button variant="ghost" onClick={() => { setCursors([]); setResetKey((k) => k + 1); router.replace(pathname); }}>Clear filters</Button> : null}
       </div>
       <Card>
         {list.isPending ? <LoadingState label="Loading traces" /> : list.isError ? <ErrorState error={list.error} onRetry={() => list.refetch()} /> :
