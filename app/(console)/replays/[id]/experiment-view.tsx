@@ -1,0 +1,97 @@
+"use client";
+// One replay (issue 7, item 8): the run's facts, then each item's original and replay(s) side by side with
+// outlines, duration and token deltas, assertion verdicts and grader labels. Items load a page at a time.
+import { useInfiniteQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { Button } from "@/components/ui/button.tsx";
+import { Card, CardHeader } from "@/components/ui/card.tsx";
+import { formatDateTime } from "@/components/ui/format.ts";
+import { PageHeader } from "@/components/ui/page-header.tsx";
+import { ErrorState, LoadingState } from "@/components/ui/states.tsx";
+import { useTRPC } from "@/components/trpc/react.tsx";
+import type { RouterOutputs } from "@/components/trpc/types.ts";
+import { ExperimentStatus } from "../replays-list.tsx";
+import { ComparedTraceView } from "./compared-trace.tsx";
+
+type Page = RouterOutputs["replays"]["get"];
+type Item = Page["items"][number];
+
+export function ExperimentView({ id }: { id: string }) {
+  const trpc = useTRPC();
+  const query = useInfiniteQuery(trpc.replays.get.infiniteQueryOptions({ id, limit: 20 }, {
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    // Poll while the run is in flight, so replay traces appear as they are recorded.
+    refetchInterval: (q) => (q.state.data?.pages[0]?.experiment.status === "pending" ? 3000 : false),
+  }));
+  if (query.isPending) return <LoadingState label="Loading replay" />;
+  if (query.isError) return <ErrorState error={query.error} onRetry={() => query.refetch()} />;
+  const { experiment } = query.data.pages[0]!;
+  const items = query.data.pages.flatMap((p) => p.items);
+  return (
+    <>
+      <p className="mb-2 text-xs"><Link href="/replays" className="text-accent-700 hover:underline">← Replays</Link></p>
+      <PageHeader title={experiment.name || `Replay ${experiment.id.slice(0, 8)}`}
+        description={<span className="font-mono text-xs">{experiment.id}</span>}
+        actions={<ExperimentStatus status={experiment.status} />} />
+      <Facts experiment={experiment} items={items} />
+      {experiment.notes ? <p className="mb-6 text-sm whitespace-pre-wrap text-zinc-600">{experiment.notes}</p> : null}
+      <div className="space-y-6">
+        {items.length === 0 ? <Card><p className="px-4 py-6 text-sm text-zinc-500">This replay selected no traces.</p></Card> : null}
+        {items.map((item) => <ItemCard key={item.originalTraceId} item={item} />)}
+      </div>
+      {query.hasNextPage ? (
+        <div className="mt-6 flex justify-center">
+          <Button variant="secondary" disabled={query.isFetchingNextPage} onClick={() => query.fetchNextPage()}>
+            {query.isFetchingNextPage ? "Loading…" : `Show more (${items.length} of ${experiment.counts.items})`}
+          </Button>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+function Facts({ experiment: e, items }: { experiment: Page["experiment"]; items: Item[] }) {
+  const verdicts = items.flatMap((i) => i.replays.flatMap((r) => r.verdict?.assertions ?? []));
+  const count = (f: (v: (typeof verdicts)[number]) => boolean) => verdicts.filter(f).length;
+  const facts: [string, React.ReactNode][] = [
+    ["Trace function", <span key="fn" className="font-mono">{e.traceFunctionKey}</span>],
+    ["Started", formatDateTime(e.createdAt)],
+    ["Completed", e.completedAt ? formatDateTime(e.completedAt) : "not yet"],
+    ["Replayed", `${e.counts.replays} of ${e.counts.planned} (${e.counts.completedReplays} completed)`],
+    ["Originals", `${e.counts.items}${e.attempts > 1 ? ` × ${e.attempts} attempts` : ""}`],
+    ["Graders", String(e.graderIds.length)],
+    ["Assertions", e.judgeAssertions ? "judged at completion" : "not judged"],
+    ["Assertion verdicts", verdicts.length ? `${count((v) => v.label === true)} pass · ${count((v) => v.label === false)} fail · ${count((v) => v.labelStatus === "errored")} errored` : "—"],
+  ];
+  return (
+    <dl className="mb-6 grid grid-cols-2 gap-x-6 gap-y-3 rounded-lg border border-zinc-200 bg-white p-4 shadow-xs sm:grid-cols-4">
+      {facts.map(([k, v]) => (
+        <div key={k} className="min-w-0">
+          <dt className="text-xs text-zinc-500">{k}</dt>
+          <dd className="truncate text-sm text-zinc-900">{v}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function ItemCard({ item }: { item: Item }) {
+  const title = item.original?.outline.name || item.original?.outline.traceFunctionKey || item.originalTraceId;
+  return (
+    <Card aria-label={`Item ${item.position + 1}: ${title}`}>
+      <CardHeader title={<>#{item.position + 1} · {title}</>} description={`${item.replays.length} replay trace${item.replays.length === 1 ? "" : "s"}`} />
+      <div className="grid gap-4 p-4 lg:grid-cols-2">
+        {item.original ? <ComparedTraceView side="Original" trace={item.original} /> : (
+          <p className="rounded-md border border-dashed border-zinc-300 p-3 text-sm text-zinc-500">The original trace {item.originalTraceId.slice(0, 8)} is no longer stored.</p>
+        )}
+        <div className="min-w-0 space-y-4">
+          {item.replays.length === 0 ? (
+            <p className="rounded-md border border-dashed border-zinc-300 p-3 text-sm text-zinc-500">No replay trace recorded for this item yet.</p>
+          ) : item.replays.map((r) => (
+            <ComparedTraceView key={r.traceId} side={item.replays.length > 1 ? `Replay, attempt ${r.attempt ?? "?"}` : "Replay"} trace={r} delta={r.delta} />
+          ))}
+        </div>
+      </div>
+    </Card>
+  );
+}
