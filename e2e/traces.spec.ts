@@ -73,6 +73,24 @@ test.describe.serial("traces", () => {
     expect((await (await api.get(`/api/sdk/traces/labels?traceIds=${traceId}`)).json()).labels[0]).toMatchObject({ label: true });
   });
 
+  test("the trace list filters by verdict state, kind and start time, kept in the URL", async ({ page }) => {
+    await signIn(page);
+    const filters = page.getByRole("search", { name: "Filter traces" });
+    await filters.getByLabel("Verdict").selectOption({ label: "Labeled pass" });
+    await expect(page).toHaveURL(/label=pass/);
+    await expect(page.getByRole("link", { name: "Refund policy question" })).toBeVisible();
+    await filters.getByLabel("Verdict").selectOption({ label: "Validated (approved)" });
+    await expect(page.getByRole("link", { name: "Refund policy question" })).toBeVisible();
+    await filters.getByLabel("Kind").selectOption({ label: "Replay" });
+    await expect(page.getByRole("heading", { name: "No traces match these filters" })).toBeVisible();
+    await filters.getByRole("button", { name: "Clear filters" }).click();
+    await filters.getByLabel("Started from").fill("2099-01-01T00:00");
+    await expect(page).toHaveURL(/from=2099/);
+    await expect(page.getByRole("heading", { name: "No traces match these filters" })).toBeVisible();
+    await filters.getByRole("button", { name: "Clear filters" }).click();
+    await expect(page.getByRole("link", { name: "Refund policy question" })).toBeVisible();
+  });
+
   test("a sim plan toggle changes GET /api/sdk/sim-plan; the root node is locked", async ({ page, api }) => {
     await signIn(page);
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Sim plan" }).click();

@@ -6,6 +6,8 @@ import { Badge } from "@/components/ui/badge.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states.tsx";
+import { describeCheck } from "@/components/check-fields.tsx";
+import { describeTarget } from "@/components/target-picker.tsx";
 import { useTRPC } from "@/components/trpc/react.tsx";
 import type { RouterOutputs } from "@/components/trpc/types.ts";
 import { GraderDialog } from "./grader-form.tsx";
@@ -31,7 +33,7 @@ export function GradersList() {
                 <div className="min-w-0">
                   <p className="font-medium text-zinc-900">{g.name} <Badge className="ml-1">{g.kind === "rule" ? "rule" : "LLM judge"}</Badge>
                     {g.status === "archived" ? <Badge className="ml-1" tone="warn">archived</Badge> : g.live ? <Badge className="ml-1" tone="accent">live</Badge> : null}</p>
-                  <p className="truncate font-mono text-xs text-zinc-500">{g.traceFunctionKey} · {JSON.stringify(g.config)}</p>
+                  <p className="truncate text-xs text-zinc-500"><span className="font-mono">{g.traceFunctionKey}</span> · {describeGrader(g)}</p>
                 </div>
                 <div className="flex gap-2">
                   <Button variant="secondary" size="sm" onClick={() => setEditing(g)} aria-label={`Edit ${g.name}`}>Edit</Button>
@@ -45,4 +47,12 @@ export function GradersList() {
       {editing ? <GraderDialog grader={editing === "new" ? null : editing} onClose={() => setEditing(null)} /> : null}
     </div>
   );
+}
+
+/** What the grader looks at and how it decides, in words (the config's target and check, or judge settings). */
+function describeGrader(g: Grader): string {
+  const config = (g.config ?? {}) as { target?: unknown; check?: unknown; model?: string; instructions?: string };
+  const target = describeTarget(config.target);
+  if (g.kind === "rule") return `${target} · ${describeCheck(config.check) ?? "no check"}`;
+  return `${target} · judged by ${config.model ?? "the default model"}${config.instructions ? `: “${config.instructions}”` : ""}`;
 }

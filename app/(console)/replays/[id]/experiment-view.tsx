@@ -68,7 +68,7 @@ function Facts({ experiment: e, items }: { experiment: Page["experiment"]; items
       {facts.map(([k, v]) => (
         <div key={k} className="min-w-0">
           <dt className="text-xs text-zinc-500">{k}</dt>
-          <dd className="truncate text-sm text-zinc-900">{v}</dd>
+          <dd className="text-sm break-words text-zinc-900">{v}</dd>
         </div>
       ))}
     </dl>

@@ -19,7 +19,7 @@ export function OutlineTree({ outline, label }: { outline: Outline; label: strin
 function OutlineNode({ span, depth }: { span: OutlineSpan; depth: number }) {
   const failed = span.errors?.some((e) => e.source !== "sdk");
   return (
-    <li>
+    <li aria-label={span.name}>
       <div className="flex min-w-0 items-center gap-1.5 rounded px-1 py-0.5 hover:bg-zinc-50" style={{ paddingLeft: `${Math.min(depth, 10) * 0.9 + 0.25}rem` }}>
         <Badge className="shrink-0 px-1 py-0 text-[10px]">{span.type}</Badge>
         <span className="truncate font-medium text-zinc-800">{span.name}</span>

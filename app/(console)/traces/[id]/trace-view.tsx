@@ -81,7 +81,7 @@ function Facts({ data }: { data: TraceData }) {
       {facts.map(([k, v]) => (
         <div key={k} className="min-w-0">
           <dt className="text-xs text-zinc-500">{k}</dt>
-          <dd className="truncate text-sm text-zinc-900">{v}</dd>
+          <dd className="text-sm break-words text-zinc-900">{v}</dd>
         </div>
       ))}
     </dl>
