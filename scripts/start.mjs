@@ -53,6 +53,8 @@ export function nextStartCommand(port) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   if (!ensureBuilt()) process.exit(1);
+  // `--build-only`: build when needed and stop (tests that start several servers build once first).
+  if (process.argv.includes("--build-only")) process.exit(0);
   const port = process.env.PORT || "3000";
   const [node, args] = nextStartCommand(port);
   const child = spawn(node, [...args, ...process.argv.slice(2)], { cwd: root, stdio: "inherit" });

@@ -67,3 +67,18 @@ export async function migrate(db: SqlDatabase, migrations: Migration[] = readMig
   }
   return applied;
 }
+
+/**
+ * Runs `fn` while holding the migration lock, so schema set-up that is not one of our migrations
+ * (pg-boss installs its own schema on start) happens once even when several instances start together.
+ * On PostgreSQL the lock is held by a transaction on one pooled connection while `fn` runs on others.
+ * PGlite needs no lock (one process holds its data directory), and its single session could not run
+ * `fn` beside an open transaction anyway.
+ */
+export async function withMigrationLock<T>(db: SqlDatabase, fn: () => Promise<T>): Promise<T> {
+  if (db.kind === "pglite") return fn();
+  return db.transaction(async (tx) => {
+    await tx.query(sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`);
+    return fn();
+  });
+}

@@ -8,6 +8,7 @@ import type { Database } from "../db/client.ts";
 import type { SqlClient } from "../db/sql.ts";
 import { logger } from "../logger.ts";
 import { toBossDb } from "./boss-db.ts";
+import { withMigrationLock } from "../db/migrator.ts";
 
 export const BOSS_SCHEMA = "pgboss";
 
@@ -68,13 +69,17 @@ export function jobClientFor(db: Database): Promise<JobClient> {
 async function openJobClient(db: Database): Promise<JobClient> {
   const boss = new PgBoss({ db: toBossDb(db.sql, db.sql.kind), schema: BOSS_SCHEMA, supervise: false, schedule: false, migrate: true } as PgBoss.ConstructorOptions);
   boss.on("error", (error) => logger.error("job queue error", { error }));
-  await boss.start();
+  // pg-boss installs its schema on first start; two instances starting together would race on it.
+  await withMigrationLock(db.sql, () => boss.start());
   return {
     boss,
     async defineQueue(name, options) {
-      await boss.createQueue(name, { name, ...options });
-      // createQueue keeps an existing queue as it is; apply changed settings too.
-      await boss.updateQueue(name, { name, ...options });
+      // Creating a queue creates its partition table: instances starting together would deadlock.
+      await withMigrationLock(db.sql, async () => {
+        await boss.createQueue(name, { name, ...options });
+        // createQueue keeps an existing queue as it is; apply changed settings too.
+        await boss.updateQueue(name, { name, ...options });
+      });
     },
     async insert(queue, jobs, tx) {
       if (jobs.length === 0) return;
@@ -113,7 +118,8 @@ export async function startJobWorker(db: Database, options: WorkerOptions = {}):
     maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30,
   } as PgBoss.ConstructorOptions);
   boss.on("error", (error) => logger.error("job worker error", { error }));
-  await boss.start();
+  // pg-boss installs its schema on first start; two instances starting together would race on it.
+  await withMigrationLock(db.sql, () => boss.start());
   const workerIds = new Map<string, string[]>();
   return {
     async work(queue, handler, workOptions = {}) {

@@ -4,30 +4,21 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import net from "node:net";
 import { spawn, type ChildProcess } from "node:child_process";
 import pg from "pg";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error -- plain ESM script without types
-import { ensureBuilt, nextStartCommand } from "../../scripts/start.mjs";
+import { nextStartCommand } from "../../scripts/start.mjs";
 import { readMigrations } from "../../server/db/migrator.ts";
 import { createEmptyPostgresDatabase } from "../harness.ts";
+import { buildApp, freePort, stopProcessGroup, waitHealthy } from "./server-process.ts";
 
 const root = path.resolve(__dirname, "..", "..");
 const children: ChildProcess[] = [];
 const pgUrl = process.env.TEST_DATABASE_URL;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 function startProcess(command: string, args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, REPRISE_LOG_LEVEL: "warn", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, REPRISE_LOG_LEVEL: "warn", ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let output = "";
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
@@ -38,27 +29,10 @@ function startProcess(command: string, args: string[], env: Record<string, strin
   return child;
 }
 
-/** Polls /api/health until it answers 200 (never sleeps longer than needed). */
-async function waitHealthy(port: number, timeoutMs = 120_000): Promise<unknown> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
-      if (res.status === 200) return res.json();
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() > deadline) throw new Error(`no healthy server on ${port}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 describe("starting the server", () => {
-  beforeAll(() => {
-    expect(ensureBuilt({ stdio: "ignore" })).toBe(true);
-  });
+  beforeAll(buildApp);
   afterEach(() => {
-    for (const child of children.splice(0)) child.kill("SIGTERM");
+    for (const child of children.splice(0)) stopProcessGroup(child);
   });
 
   it("npm start serves /api/health on the embedded database with no other setup", async () => {
@@ -84,7 +58,7 @@ describe("starting the server", () => {
       await client.end();
       expect(rows.map((r) => r.name)).toEqual(readMigrations().map((m) => m.name));
     } finally {
-      for (const child of children.splice(0)) child.kill("SIGTERM");
+      for (const child of children.splice(0)) stopProcessGroup(child);
       await new Promise((r) => setTimeout(r, 500));
       await drop();
     }

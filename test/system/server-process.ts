@@ -1,0 +1,57 @@
+// Helpers for tests that run the built server as a separate process.
+import net from "node:net";
+import path from "node:path";
+import { spawn } from "node:child_process";
+
+const root = path.resolve(__dirname, "..", "..");
+
+/** Runs a command to completion without blocking the test worker; resolves with its exit code and output. */
+export function runToEnd(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: options.cwd ?? root, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.on("close", (code) => resolve({ code, output }));
+  });
+}
+
+/** Builds the app when its sources changed since the last build (as `npm start` does). */
+export async function buildApp(): Promise<void> {
+  const { code, output } = await runToEnd(process.execPath, ["scripts/start.mjs", "--build-only"]);
+  if (code !== 0) throw new Error(`the build failed:\n${output}`);
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Polls /api/health until it answers 200 (never sleeps longer than needed). */
+export async function waitHealthy(port: number, timeoutMs = 120_000): Promise<unknown> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
+      if (res.status === 200) return res.json();
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`no healthy server on port ${port}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Ends a server started with `detached: true`, with its whole process group (npm → node → next). */
+export function stopProcessGroup(child: { pid?: number } | undefined): void {
+  if (!child?.pid) return;
+  try {
+    process.kill(-child.pid, "SIGTERM");
+  } catch {
+    /* already gone */
+  }
+}
