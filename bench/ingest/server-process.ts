@@ -46,7 +46,9 @@ export interface RunningServer {
 
 export async function startServer(root: string, port: number, storage: Storage): Promise<RunningServer> {
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) throw new Error("No build in .next: run `npm run build` first.");
-  const child: ChildProcess = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port)], {
+  // e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server.
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port)], {
     cwd: root,
     env: {
       ...process.env,

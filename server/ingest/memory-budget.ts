@@ -3,8 +3,8 @@
 // its memory target (issue 3: peak RSS < 600 MB at concurrency 8). Requests beyond the budget wait,
 // holding only their body; the database serializes the writes anyway, so throughput does not suffer.
 
-/** Decompressed body bytes processed at once: three maximal (8 MB) requests, or many small ones. */
-export const INGEST_BUDGET_BYTES = 24_000_000;
+/** Decompressed body bytes processed at once: two maximal (8 MB) requests, or many small ones. */
+export const INGEST_BUDGET_BYTES = 16_000_000;
 
 interface Waiter {
   bytes: number;

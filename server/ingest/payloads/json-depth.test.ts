@@ -11,3 +11,11 @@ describe("exceedsJsonDepth", () => {
     expect(exceedsJsonDepth(`["\\\\", ${deep(20)}]`, 10)).toBe(true);
   });
 });
+
+describe("exceedsJsonDepth on wide documents", () => {
+  it("scans when there are many brackets but they are not nested deeply", () => {
+    const wide = JSON.stringify(Array.from({ length: 3000 }, (_, i) => [i]));
+    expect(exceedsJsonDepth(wide, 10)).toBe(false);
+    expect(exceedsJsonDepth(`[${wide.slice(1, -1)},${"[".repeat(11)}${"]".repeat(11)}]`, 10)).toBe(true);
+  });
+});

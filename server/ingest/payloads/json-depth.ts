@@ -5,9 +5,18 @@
 /** Nesting deeper than this rejects the payload; real payloads stay far below it (200 levels are fine). */
 export const MAX_JSON_DEPTH = 1000;
 
-/** True when the JSON text nests arrays/objects deeper than `max`. Cheap: each level needs two characters. */
+/** Fewer than `max` brackets in all means no deeper nesting; indexOf makes this count nearly free. */
+function fewOpeners(text: string, max: number): boolean {
+  let count = 0;
+  for (const opener of ["[", "{"]) {
+    for (let i = text.indexOf(opener); i !== -1; i = text.indexOf(opener, i + 1)) if (++count > max) return false;
+  }
+  return true;
+}
+
+/** True when the JSON text nests arrays/objects deeper than `max`. */
 export function exceedsJsonDepth(text: string, max: number = MAX_JSON_DEPTH): boolean {
-  if (text.length <= 2 * max) return false;
+  if (text.length <= 2 * max || fewOpeners(text, max)) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

@@ -29,6 +29,31 @@ export interface TWritePlan {
 
 const jsonArray = (rows: TSerialized<unknown>[]) => `[${rows.map((r) => r.json).join(",")}]`;
 
+/**
+ * Spans are written one statement per request, except that a statement's JSON stays under this size:
+ * PostgreSQL expands the parameter several times over while parsing it, and PGlite never gives
+ * WebAssembly memory back, so one 8 MB statement would raise its footprint for good.
+ */
+export const MAX_STATEMENT_JSON_BYTES = 2_000_000;
+
+/** Consecutive runs of rows (order kept, so row locks are still taken in id order) under the size cap. */
+export function chunkBySize<T extends { json: string }>(rows: T[], maxBytes: number = MAX_STATEMENT_JSON_BYTES): T[][] {
+  const chunks: T[][] = [];
+  let current: T[] = [];
+  let size = 0;
+  for (const row of rows) {
+    if (current.length > 0 && size + row.json.length > maxBytes) {
+      chunks.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(row);
+    size += row.json.length;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
 export interface TWriteOutcome {
   /** Traces dropped (now or earlier): their spans in this request were discarded. */
   droppedTraceIds: Set<string>;
@@ -61,7 +86,7 @@ async function writeOnce(tx: SqlClient, organizationId: string, plan: TWritePlan
   if (droppedNow.length > 0) await deleteSpansOfTraces(tx, organizationId, droppedNow);
   // Spans of a dropped trace are discarded, whether they arrive before or after the drop.
   const spans = plan.spans.filter((s) => !droppedTraceIds.has(s.row.trace_id));
-  if (spans.length > 0) await upsertSpans(tx, organizationId, jsonArray(spans));
+  for (const chunk of chunkBySize(spans)) await upsertSpans(tx, organizationId, jsonArray(chunk));
   const stored =
     plan.functionExecutions.length > 0
       ? await insertFunctionExecutions(tx, organizationId, jsonArray(plan.functionExecutions))
