@@ -60,4 +60,14 @@ test("a replay comparison renders: outlines side by side, deltas, assertion verd
   await expect(verdict).toContainText("pass");
   await expectNoCriticalA11yViolations(page);
   await screenshot(page, "replay");
+  // On a phone the two sides stack.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(replay).toBeVisible();
+  await screenshot(page, "replay-narrow");
+
+  // The replay trace's page links back to its run.
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await replay.getByRole("link", { name: `Open trace ${replayId.slice(0, 8)}` }).click();
+  await page.getByRole("link", { name: `${runId.slice(0, 8)}…` }).click();
+  await expect(page).toHaveURL(new RegExp(`/replays/${runId}$`));
 });

@@ -44,7 +44,7 @@ function DeltaBadge({ value, format, what }: { value: number | null; format: (n:
   const sign = value > 0 ? "+" : "−";
   return (
     <span title={`${what} ${value > 0 ? "up" : "down"} against the original`}
-      className={cn("rounded px-1 font-medium", value > 0 ? "bg-red-50 text-red-800" : "bg-emerald-50 text-emerald-800")}>
+      className={cn("rounded px-1 font-medium whitespace-nowrap", value > 0 ? "bg-red-50 text-red-800" : "bg-emerald-50 text-emerald-800")}>
       {sign}{format(value)}
     </span>
   );

@@ -75,6 +75,7 @@ function Facts({ data }: { data: TraceData }) {
     ["Model", t.model ?? "—"],
     ["Session", t.sessionId ?? "—"],
     ["Replay of", t.originalTraceId ? <Link className="text-accent-700 hover:underline" href={`/traces/${t.originalTraceId}`}>{t.originalTraceId.slice(0, 8)}…</Link> : "—"],
+    ...(t.testRunId ? [["Replay run", <Link key="run" className="text-accent-700 hover:underline" href={`/replays/${t.testRunId}`}>{t.testRunId.slice(0, 8)}…</Link>] as [string, React.ReactNode]] : []),
   ];
   return (
     <dl className="grid grid-cols-2 gap-x-6 gap-y-3 rounded-lg border border-zinc-200 bg-white p-4 shadow-xs sm:grid-cols-4">
