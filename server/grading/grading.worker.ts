@@ -1,5 +1,6 @@
-// The grading worker: runs grading jobs (live, re-run, replay), records dead jobs, and dispatches
-// completion events. Started once per server process from server/startup.ts.
+// The grading worker: runs grading jobs (live, re-run, replay) and replay assertion evaluations (the
+// replay feature's queue, on the same job worker), records dead jobs, and dispatches completion events.
+// Started once per server process from server/startup.ts.
 import type { Database } from "../db/client.ts";
 import { newId } from "../ids.ts";
 import { logger } from "../logger.ts";
@@ -11,6 +12,8 @@ import { GRADING_DEAD_QUEUE, GRADING_QUEUE, GRADING_QUEUE_OPTIONS, gradingJobCli
 import { evaluateGrader, whyNotGradable } from "./grading.service.ts";
 import type { JudgeOptions } from "./judge.ts";
 import { startLiveDispatcher } from "./live.ts";
+import { onReplayCompleted } from "../replay/evaluation/evaluation.queue.ts";
+import { EVALUATION_QUEUES, workReplayEvaluation } from "../replay/evaluation/evaluation.worker.ts";
 
 /**
  * Grades one (trace, grader) and writes its label. For a re-run, an item already recorded done (its job
@@ -50,7 +53,7 @@ export async function startGrading(db: Database, options: GradingWorkerOptions =
   const worker = await startJobWorker(db, { maintenanceIntervalSeconds: options.maintenanceIntervalSeconds });
   if (db.sql.kind === "pglite") {
     // One process holds a PGlite data directory, so an active job now was cut off by a crash: retry it.
-    const recovered = await worker.recoverInterruptedJobs([GRADING_QUEUE, GRADING_DEAD_QUEUE]);
+    const recovered = await worker.recoverInterruptedJobs([GRADING_QUEUE, GRADING_DEAD_QUEUE, ...EVALUATION_QUEUES]);
     if (recovered > 0) logger.info("retrying grading jobs interrupted by a restart", { recovered });
   }
   const work = { batchSize: options.batchSize ?? 8, pollingIntervalSeconds: 0.5 };
@@ -62,9 +65,13 @@ export async function startGrading(db: Database, options: GradingWorkerOptions =
     logger.error("grading failed after every retry", { ...job.data });
     if (job.data.runId) await markRerunErrored(db, job.data.runId, `Grading trace ${job.data.traceId} with grader ${job.data.graderId} failed after every retry.`);
   });
+  const stopWakingEvaluation = await workReplayEvaluation(db, worker, { judge: options.judge });
+  const stopWakingGrading = onReplayCompleted(db, () => worker.wake(GRADING_QUEUE));
   const live = startLiveDispatcher(db, { intervalMs: options.pollIntervalMs ?? 1000, onJobs: () => worker.wake(GRADING_QUEUE) });
   return {
     async stop() {
+      stopWakingEvaluation();
+      stopWakingGrading();
       await live.stop();
       await worker.stop();
     },

@@ -1,9 +1,11 @@
 // POST /api/sdk/replay/complete (http-interface.md; wire-facts §9.7): marks the run completed, answers the
-// persisted traces with their tokens and outlines, and evaluates the run (graders, then assertions).
-// Idempotent: the answer is computed from what is stored, so a retry gets the same answer; a re-completion
-// re-runs the evaluation, whose verdicts replace the previous ones.
+// persisted traces with their tokens and outlines, and queues the run's evaluation (graders, assertions) in
+// the same transaction, answering without waiting for it (SDKs give complete 30 s; an LLM judge can take
+// longer). Idempotent: the answer is computed from what is stored, so a retry gets the same answer; a
+// re-completion queues the evaluation again, whose verdicts replace the previous ones.
 import type { Database } from "../db/client.ts";
-import { evaluateReplayRun } from "./evaluation/evaluate-run.ts";
+import { enqueueRunEvaluation, prepareRunEvaluation } from "./evaluation/evaluate-run.ts";
+import { notifyReplayCompleted } from "./evaluation/evaluation.queue.ts";
 import { getExperiment } from "./experiments.service.ts";
 import { markCompleted, selectItemTraceIds } from "./experiments.queries.ts";
 import { findTraceOutlines } from "./outline.service.ts";
@@ -20,8 +22,12 @@ export async function completeReplay(db: Database, organizationId: string, body:
   const byId = new Map(originalRows.map((t) => [t.id, t]));
   const originals = originalIds.flatMap((id) => byId.get(id) ?? []);
   const { outlines, metrics } = await findTraceOutlines(db, organizationId, [...runTraces, ...originals]);
-  await markCompleted(db.prisma, organizationId, experiment.id);
-  await evaluateReplayRun(db, organizationId, experiment, runTraces);
+  await prepareRunEvaluation(db);
+  await db.sql.transaction(async (tx) => {
+    await markCompleted(tx, organizationId, experiment.id);
+    await enqueueRunEvaluation(db, tx, organizationId, experiment, runTraces);
+  });
+  notifyReplayCompleted(db);
   const outlineOf = (id: string) => outlines.get(id)!;
   return {
     testRunId: experiment.id,

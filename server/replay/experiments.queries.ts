@@ -1,6 +1,7 @@
 // Experiments (test runs) and their items: the only place the replay feature writes. Every query filters by
 // organization; another organization's experiment reads as absent.
 import type { Prisma } from "../db/client.ts";
+import { sql, type SqlClient } from "../db/sql.ts";
 
 export const experimentSelect = {
   id: true,
@@ -56,8 +57,11 @@ export async function selectItemTraceIds(prisma: Prisma, experimentId: string): 
   return rows.map((r) => r.originalTraceId);
 }
 
-/** Marks the run completed; a re-completion keeps the first completion time (idempotent, wire-facts §9.7). */
-export async function markCompleted(prisma: Prisma, organizationId: string, id: string): Promise<void> {
-  await prisma.experiment.updateMany({ where: { organizationId, id, completedAt: null }, data: { completedAt: new Date() } });
-  await prisma.experiment.updateMany({ where: { organizationId, id }, data: { status: "completed" } });
+/**
+ * Marks the run completed; a re-completion keeps the first completion time (idempotent, wire-facts §9.7).
+ * Raw SQL on the caller's transaction, so the run's evaluation jobs commit with it.
+ */
+export async function markCompleted(tx: SqlClient, organizationId: string, id: string): Promise<void> {
+  await tx.query(sql`UPDATE experiments SET status = 'completed', completed_at = COALESCE(completed_at, now())
+    WHERE organization_id = ${organizationId}::uuid AND id = ${id}::uuid`);
 }

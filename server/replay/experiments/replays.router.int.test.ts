@@ -1,15 +1,26 @@
 // Console Replays procedures (issue 7, item 8): experiments newest first with counts, and one experiment's
 // items with original and replay outlines side by side, deltas, assertion verdicts and grader labels. The
-// run is started and completed through the real REST handlers; other organizations' ids → NOT_FOUND.
-import { beforeAll, describe, expect, it } from "vitest";
+// run is started and completed through the real REST handlers and evaluated by the job worker; other
+// organizations' ids → NOT_FOUND.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../../test/harness.ts";
 import { createSpan, createTrace } from "../../../test/factories.ts";
-import { gradeTrace } from "../../grading/grading.service.ts";
+import { startGrading, type GradingWorker } from "../../grading/grading.worker.ts";
 import { signedInCaller } from "../../trpc/testing.ts";
 import { postReplayComplete, postReplayStart } from "../replay.http.ts";
 
+/** Polls until `check` holds, failing after the deadline (queued work has no completion signal to await). */
+const until = async (check: () => Promise<boolean>, timeoutMs = 30_000) => {
+  const start = Date.now();
+  while (!(await check())) {
+    if (Date.now() - start > timeoutMs) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
 describe("console replay procedures", () => {
   const db = useTestDatabase();
+  let worker: GradingWorker;
   let org: TestOrg;
   let caller: Awaited<ReturnType<typeof signedInCaller>>;
   let theirCaller: Awaited<ReturnType<typeof signedInCaller>>;
@@ -48,8 +59,14 @@ describe("console replay procedures", () => {
       { name: "refund question", testRunId: ids.run, originalTraceId: ids.original, replayAttempt: 1, sourceTraceId: "local-replay-1" },
       { ms: 400, input: 80, output: 10, text: "refunds within 30 days" },
     );
+    worker = await startGrading(db(), { pollIntervalMs: 100, maintenanceIntervalSeconds: 1 });
     expect((await call(postReplayComplete, { apiKey: org.apiKey, body: { experimentId: ids.run } })).status).toBe(200);
-    await gradeTrace(db(), org.organizationId, ids.replay, [ids.grader]);
+    // complete queues the grading and the assertion evaluation; wait for the worker's labels.
+    await until(async () => (await db().prisma.graderLabel.count({ where: { traceId: ids.replay } })) === 1);
+    await until(async () => (await db().prisma.traceLabel.count({ where: { traceId: ids.replay, labelSource: "judge" } })) === 1);
+  });
+  afterAll(async () => {
+    await worker?.stop();
   });
 
   it("lists experiments newest first with status, trace function and counts, paging with a cursor", async () => {
