@@ -32,6 +32,12 @@ test("a replay comparison renders: outlines side by side, deltas, assertion verd
     ],
   });
 
+  // replay/complete may answer before the run's evaluation has judged the assertions: wait for the verdict.
+  await expect.poll(async () => {
+    const labels = (await (await api.get(`/api/sdk/traces/labels?traceIds=${replayId}`)).json()).labels;
+    return labels[0]?.assertions?.[0]?.labelStatus;
+  }, { timeout: 30_000 }).toBe("labeled");
+
   await signIn(page);
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Replays" }).click();
   const row = page.getByRole("row", { name: /shorter prompt/ });

@@ -20,8 +20,7 @@ export function ExperimentView({ id }: { id: string }) {
   const trpc = useTRPC();
   const query = useInfiniteQuery(trpc.replays.get.infiniteQueryOptions({ id, limit: 20 }, {
     getNextPageParam: (last) => last.nextCursor ?? undefined,
-    // Poll while the run is in flight, so replay traces appear as they are recorded.
-    refetchInterval: (q) => (q.state.data?.pages[0]?.experiment.status === "pending" ? 3000 : false),
+    refetchInterval: (q) => (q.state.data && isSettling(q.state.data.pages) ? 3000 : false),
   }));
   if (query.isPending) return <LoadingState label="Loading replay" />;
   if (query.isError) return <ErrorState error={query.error} onRetry={() => query.refetch()} />;
@@ -48,6 +47,21 @@ export function ExperimentView({ id }: { id: string }) {
       ) : null}
     </>
   );
+}
+
+/** How long after completion the page keeps polling for verdicts the run's evaluation has not written yet. */
+const EVALUATION_GRACE_MS = 2 * 60_000;
+
+/**
+ * Poll while the run is in flight (replay traces appear as they are recorded), and shortly after it completed
+ * while a replay still has an unjudged assertion (the evaluation may finish after complete has answered).
+ */
+function isSettling(pages: Page[]): boolean {
+  const e = pages[0]?.experiment;
+  if (!e) return false;
+  if (e.status === "pending") return true;
+  if (!e.completedAt || Date.now() - Date.parse(e.completedAt) > EVALUATION_GRACE_MS) return false;
+  return e.judgeAssertions && pages.some((p) => p.items.some((i) => i.replays.some((r) => r.verdict?.assertions.some((a) => a.labelStatus === "unlabeled"))));
 }
 
 function Facts({ experiment: e, items }: { experiment: Page["experiment"]; items: Item[] }) {
