@@ -3,7 +3,8 @@
 import { randomUUID } from "node:crypto";
 import zlib from "node:zlib";
 import pg from "pg";
-import { afterAll, beforeAll } from "vitest";
+import fs from "node:fs";
+import { afterAll, beforeAll, inject } from "vitest";
 import { openDatabase, type Database } from "../server/db/client.ts";
 import { migrate } from "../server/db/migrator.ts";
 import { setDb } from "../server/db.ts";
@@ -38,6 +39,13 @@ export async function createEmptyPostgresDatabase(): Promise<{ url: string; drop
   };
 }
 
+/** The migrated PGlite data directory made once per run by test/global-setup.ts, if there is one. */
+async function pgliteTemplate(): Promise<Blob | undefined> {
+  const file = inject("pgliteTemplatePath");
+  if (!file) return undefined;
+  return new Blob([await fs.promises.readFile(file)]);
+}
+
 /** A migrated, empty database for one test file. */
 export async function createTestDatabase(): Promise<Database> {
   if (onPostgres) {
@@ -47,8 +55,8 @@ export async function createTestDatabase(): Promise<Database> {
     const close = db.close;
     return { ...db, close: async () => { await close(); await drop(); } };
   }
-  const db = await openDatabase({ dataDir: "memory://" });
-  await migrate(db.sql);
+  const db = await openDatabase({ dataDir: "memory://", loadDataDir: await pgliteTemplate() });
+  await migrate(db.sql); // a no-op on the migrated template; keeps a stale template from going unnoticed
   return db;
 }
 

@@ -26,11 +26,13 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** Pool size for PostgreSQL. */
   maxConnections?: number;
+  /** PGlite only: start from this dump of a data directory (tests start from a migrated template). */
+  loadDataDir?: Blob;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) return openPostgres(options.url, options.maxConnections ?? 10);
-  return openPglite(options.dataDir ?? "./.data");
+  return openPglite(options.dataDir ?? "./.data", options.loadDataDir);
 }
 
 function openPostgres(url: string, max: number): Database {
@@ -51,10 +53,10 @@ function openPostgres(url: string, max: number): Database {
   };
 }
 
-async function openPglite(dataDir: string): Promise<Database> {
+async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database> {
   const inMemory = dataDir.startsWith("memory://");
   const releaseLock = inMemory ? () => undefined : lockDataDir(path.resolve(dataDir));
-  const pglite = inMemory ? new PGlite() : new PGlite(path.resolve(dataDir));
+  const pglite = inMemory ? new PGlite({ loadDataDir }) : new PGlite(path.resolve(dataDir), { loadDataDir });
   await pglite.waitReady;
   const sql = createPgliteSql(pglite);
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
