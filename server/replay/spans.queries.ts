@@ -1,27 +1,12 @@
 // Span reads of the replay feature (span tree, outlines). Every query filters by organization.
 import type { Prisma } from "../db/client.ts";
+import { spanTimingSelect } from "../spans/spans.queries.ts";
 
 export const outlineSpanSelect = {
-  id: true,
+  ...spanTimingSelect,
   traceId: true,
-  parentSpanId: true,
   sourceSpanId: true,
-  name: true,
-  type: true,
   traceFunctionKey: true,
-  startedAt: true,
-  endedAt: true,
-  durationMs: true,
-  inputTokens: true,
-  outputTokens: true,
-  cachedTokens: true,
-  totalTokens: true,
-  model: true,
-  error: true,
-  errors: true,
-  mocked: true,
-  contentOffBySimulationPlan: true,
-  createdAt: true,
 } as const;
 
 /** Every stored span of the given traces (outlines count and show them all). */

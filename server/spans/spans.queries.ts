@@ -1,6 +1,30 @@
 // The only database access of the span reads. Every query filters by organization.
 import type { Prisma } from "../db/client.ts";
 
+/**
+ * What every span tree view shows without content: position in the tree, timing, tokens, model,
+ * errors and markers. The replay outlines and the console waterfall extend it.
+ */
+export const spanTimingSelect = {
+  id: true,
+  parentSpanId: true,
+  name: true,
+  type: true,
+  startedAt: true,
+  endedAt: true,
+  createdAt: true,
+  durationMs: true,
+  inputTokens: true,
+  outputTokens: true,
+  cachedTokens: true,
+  totalTokens: true,
+  model: true,
+  error: true,
+  errors: true,
+  mocked: true,
+  contentOffBySimulationPlan: true,
+} as const;
+
 export const spanSelect = {
   id: true,
   traceId: true,

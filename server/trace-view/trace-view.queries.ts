@@ -1,31 +1,12 @@
 // The console's trace page read model: the spans of one trace with what the waterfall shows (no content),
 // and the organization's trace function keys for the list filters. Every query filters by organization.
 import type { Prisma } from "../db/client.ts";
+import { spanTimingSelect } from "../spans/spans.queries.ts";
 
 export function selectWaterfallSpans(prisma: Prisma, organizationId: string, traceId: string) {
   return prisma.span.findMany({
     where: { organizationId, traceId },
-    select: {
-      id: true,
-      parentSpanId: true,
-      name: true,
-      type: true,
-      startedAt: true,
-      endedAt: true,
-      createdAt: true,
-      durationMs: true,
-      inputTokens: true,
-      outputTokens: true,
-      cachedTokens: true,
-      totalTokens: true,
-      model: true,
-      error: true,
-      errors: true,
-      mocked: true,
-      contentOffBySimulationPlan: true,
-      instrumentation: true,
-      isFinal: true,
-    },
+    select: { ...spanTimingSelect, instrumentation: true, isFinal: true },
   });
 }
 export type TWaterfallSpanRow = Awaited<ReturnType<typeof selectWaterfallSpans>>[number];
