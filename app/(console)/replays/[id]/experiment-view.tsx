@@ -12,6 +12,7 @@ import { useTRPC } from "@/components/trpc/react.tsx";
 import type { RouterOutputs } from "@/components/trpc/types.ts";
 import { ExperimentStatus } from "../replays-list.tsx";
 import { ComparedTraceView } from "./compared-trace.tsx";
+import { FactGrid } from "@/components/ui/fact-grid.tsx";
 
 type Page = RouterOutputs["replays"]["get"];
 type Item = Page["items"][number];
@@ -78,14 +79,7 @@ function Facts({ experiment: e, items }: { experiment: Page["experiment"]; items
     ["Assertion verdicts", verdicts.length ? `${count((v) => v.label === true)} pass · ${count((v) => v.label === false)} fail · ${count((v) => v.labelStatus === "errored")} errored` : "—"],
   ];
   return (
-    <dl className="mb-6 grid grid-cols-2 gap-x-6 gap-y-3 rounded-lg border border-zinc-200 bg-white p-4 shadow-xs sm:grid-cols-4">
-      {facts.map(([k, v]) => (
-        <div key={k} className="min-w-0">
-          <dt className="text-xs text-zinc-500">{k}</dt>
-          <dd className="text-sm break-words text-zinc-900">{v}</dd>
-        </div>
-      ))}
-    </dl>
+    <FactGrid className="mb-6" facts={facts} />
   );
 }
 

@@ -17,6 +17,7 @@ import { SpanPanel } from "./span-panel.tsx";
 import { TraceAssertions } from "./trace-assertions.tsx";
 import { VerdictPanel } from "./verdict-panel.tsx";
 import { Waterfall } from "./waterfall.tsx";
+import { FactGrid } from "@/components/ui/fact-grid.tsx";
 
 type TraceData = RouterOutputs["traces"]["get"];
 
@@ -78,14 +79,7 @@ function Facts({ data }: { data: TraceData }) {
     ...(t.testRunId ? [["Replay run", <Link key="run" className="text-accent-700 hover:underline" href={`/replays/${t.testRunId}`}>{t.testRunId.slice(0, 8)}…</Link>] as [string, React.ReactNode]] : []),
   ];
   return (
-    <dl className="grid grid-cols-2 gap-x-6 gap-y-3 rounded-lg border border-zinc-200 bg-white p-4 shadow-xs sm:grid-cols-4">
-      {facts.map(([k, v]) => (
-        <div key={k} className="min-w-0">
-          <dt className="text-xs text-zinc-500">{k}</dt>
-          <dd className="text-sm break-words text-zinc-900">{v}</dd>
-        </div>
-      ))}
-    </dl>
+    <FactGrid facts={facts} />
   );
 }
 
