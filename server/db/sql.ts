@@ -5,8 +5,16 @@ import type { Sql } from "@prisma/client/runtime/client";
 /** Tagged template for parameterised SQL (sql-template-tag, as Prisma.sql). Never build SQL by concatenation. */
 export { sqltag as sql, join, raw, empty } from "@prisma/client/runtime/client";
 export type { Sql };
+import { sqltag } from "@prisma/client/runtime/client";
 import pg from "pg";
 import type { PGlite, Transaction } from "@electric-sql/pglite";
+
+/**
+ * A uuid[] value for `= ANY(...)`, passed as one text parameter (PGlite and pg serialise JS arrays
+ * differently). Unlike `IN (SELECT … FROM jsonb_array_elements_text(…))`, the planner sees an array it
+ * can probe an index with, instead of guessing 100 rows and scanning the organization's whole table.
+ */
+export const uuidArray = (ids: readonly string[]): Sql => sqltag`string_to_array(${ids.join(",")}, ',')::uuid[]`;
 
 export type SqlKind = "postgres" | "pglite";
 

@@ -2,7 +2,7 @@
 // rows passed as one JSON array and expanded with jsonb_to_recordset (PGlite and PostgreSQL both).
 // Every statement is scoped to the organization; rows arrive sorted by id so row locks are always
 // taken in the same order and concurrent requests do not deadlock each other.
-import { sql, type SqlClient } from "../../db/sql.ts";
+import { sql, uuidArray, type SqlClient } from "../../db/sql.ts";
 import type { TSpanRow } from "./span-rows.ts";
 import type { TTraceRow } from "./trace-rows.ts";
 
@@ -81,7 +81,7 @@ export async function deleteSpansOfTraces(tx: SqlClient, organizationId: string,
   await tx.query(sql`
     DELETE FROM spans
     WHERE organization_id = ${organizationId}::uuid
-      AND trace_id IN (SELECT value::uuid FROM jsonb_array_elements_text(${JSON.stringify(traceIds)}::jsonb))`);
+      AND trace_id = ANY(${uuidArray(traceIds)})`);
 }
 
 /**
