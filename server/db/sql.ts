@@ -20,7 +20,12 @@ export type SqlKind = "postgres" | "pglite";
 
 export interface SqlClient {
   /** Runs one parameterised statement built with the `sql` template tag. */
-  query<R = Record<string, unknown>>(statement: Sql): Promise<R[]>;
+  /**
+   * Runs one parameterised statement built with the `sql` template tag. `prepareAs` names a statement
+   * whose text never changes (the ingestion hot path): PostgreSQL then parses and plans it once per
+   * connection instead of on every request. PGlite runs in-process and ignores the name.
+   */
+  query<R = Record<string, unknown>>(statement: Sql, options?: { prepareAs?: string }): Promise<R[]>;
   /** Runs a script of one or more statements without parameters (migrations). */
   exec(script: string): Promise<void>;
 }
@@ -34,8 +39,11 @@ export interface SqlDatabase extends SqlClient {
 
 export function createPgSql(pool: pg.Pool): SqlDatabase {
   const clientOf = (c: pg.Pool | pg.PoolClient): SqlClient => ({
-    async query<R>(statement: Sql) {
-      const res = await c.query(statement.text, statement.values as unknown[]);
+    async query<R>(statement: Sql, options?: { prepareAs?: string }) {
+      const values = statement.values as unknown[];
+      const res = options?.prepareAs
+        ? await c.query({ name: options.prepareAs, text: statement.text, values })
+        : await c.query(statement.text, values);
       return res.rows as R[];
     },
     async exec(script: string) {

@@ -47,5 +47,7 @@ export async function completeReadyTraces(
       SELECT ${organizationId}::uuid, id, ${TRACE_COMPLETED_EVENT} FROM done
       ON CONFLICT (organization_id, trace_id, kind) DO NOTHING
     )
-    SELECT id, status FROM done`);
+    SELECT id, status FROM done`,
+    { prepareAs: "reprise_ingest_complete_traces" },
+  );
 }

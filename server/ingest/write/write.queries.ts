@@ -73,7 +73,9 @@ export async function upsertTraces(tx: SqlClient, organizationId: string, rowsJs
         now()
       FROM input i WHERE i.id = EXCLUDED.id
     )
-    RETURNING t.id, t.dropped`);
+    RETURNING t.id, t.dropped`,
+    { prepareAs: "reprise_ingest_upsert_traces" },
+  );
 }
 
 /** Scrubs every stored span of traces the SDK dropped (wire-facts §4.1 `dropped`). */
@@ -130,7 +132,9 @@ export async function upsertSpans(tx: SqlClient, organizationId: string, rowsJso
       cached_tokens = EXCLUDED.cached_tokens, total_tokens = EXCLUDED.total_tokens, model = EXCLUDED.model,
       test_run_id = EXCLUDED.test_run_id, input_source_span_id = EXCLUDED.input_source_span_id,
       mocked = EXCLUDED.mocked, mock_source = EXCLUDED.mock_source, updated_at = now()
-    WHERE NOT s.is_final OR EXCLUDED.is_final`);
+    WHERE NOT s.is_final OR EXCLUDED.is_final`,
+    { prepareAs: "reprise_ingest_upsert_spans" },
+  );
 }
 
 /** Records function executions of functions this organization owns; returns the ids stored. */
