@@ -1,6 +1,7 @@
 // Organizations, users and API keys: used by the REST layer (authenticate), the admin CLI and
 // the headless first run. Dependencies come in as parameters (STYLE.md, Boundaries).
 import type { Prisma } from "../db/client.ts";
+import type { SqlClient } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from "./api-key.ts";
@@ -14,7 +15,7 @@ const unauthorized = (message: string) => new AppError("unauthorized", message);
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 /** Resolves `Authorization: Bearer <key>` to the key's organization and user, or throws 401. */
-export async function authenticateApiKey(prisma: Prisma, authorization: string | null): Promise<TAuthContext> {
+export async function authenticateApiKey(db: SqlClient, authorization: string | null): Promise<TAuthContext> {
   if (!authorization || authorization.trim() === "") {
     throw unauthorized("Missing API key: send it as 'Authorization: Bearer <API_KEY>'.");
   }
@@ -22,11 +23,11 @@ export async function authenticateApiKey(prisma: Prisma, authorization: string |
   const key = match?.[1]?.trim() ?? "";
   if (key === "") throw unauthorized("Empty API key: send it as 'Authorization: Bearer <API_KEY>'.");
   if (!isWellFormedApiKey(key)) throw unauthorized("Invalid API key.");
-  const row = await q.findActiveApiKeyByHash(prisma, hashApiKey(key));
+  const row = await q.findActiveApiKeyByHash(db, hashApiKey(key));
   if (!row) throw unauthorized("Invalid or revoked API key.");
   const now = new Date();
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    await q.touchApiKey(prisma, row.id, now).catch(() => undefined);
+    await q.touchApiKey(db, row.id, now).catch(() => undefined);
   }
   return { organizationId: row.organizationId, userId: row.userId, apiKeyId: row.id };
 }
