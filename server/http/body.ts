@@ -30,8 +30,37 @@ const tooLarge = () =>
 
 /** Reads, decompresses and size-checks a request body. */
 export async function readBody(request: Request, limit: number = MAX_BODY_BYTES): Promise<Buffer> {
+  return (await readBodyDeferred(request, limit)).inflate();
+}
+
+/** A body read off the wire but not yet decompressed: callers that bound memory inflate it when admitted. */
+export interface DeferredBody {
+  /** Bytes as received (compressed when the request says so). */
+  receivedBytes: number;
+  /** A guess of the decompressed size before inflating (text inflates about 4×), at most the limit. */
+  estimatedBytes: number;
+  /** Decompresses (once) and size-checks; 413 or 400 as readBody. */
+  inflate(): Promise<Buffer>;
+}
+
+/** Checks the encoding (415) and reads the raw bytes (413 past the limit) without decompressing them. */
+export async function readBodyDeferred(request: Request, limit: number = MAX_BODY_BYTES): Promise<DeferredBody> {
   const encoding = parseContentEncoding(request.headers.get("content-encoding"));
-  const raw = await readRaw(request, limit);
+  let raw: Buffer | undefined = await readRaw(request, limit);
+  const receivedBytes = raw.length;
+  let inflated: Promise<Buffer> | undefined;
+  return {
+    receivedBytes,
+    estimatedBytes: encoding === "identity" ? receivedBytes : Math.min(limit, receivedBytes * 4),
+    inflate() {
+      // The compressed bytes are dropped once inflated, so only one copy stays reachable.
+      inflated ??= decompress(raw!, encoding, limit).finally(() => (raw = undefined));
+      return inflated;
+    },
+  };
+}
+
+async function decompress(raw: Buffer, encoding: Encoding, limit: number): Promise<Buffer> {
   if (encoding === "identity" || raw.length === 0) return raw;
   const options = { maxOutputLength: limit, chunkSize: outputChunkSize(raw.length) };
   try {

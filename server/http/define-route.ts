@@ -6,7 +6,7 @@ import { authenticateApiKey } from "../auth/auth.service.ts";
 import type { TAuthContext } from "../auth/auth.schemas.ts";
 import { getDb, type Database } from "../db.ts";
 import { AppError, toValidationIssues } from "../errors.ts";
-import { parseJson, readBody } from "./body.ts";
+import { parseJson, readBody, readBodyDeferred } from "./body.ts";
 import { errorResponse, json } from "./responses.ts";
 
 export interface RouteContext<TBody, TQuery, TParams> {
@@ -20,8 +20,11 @@ export interface RouteContext<TBody, TQuery, TParams> {
 }
 
 interface RouteOptions<TBody, TQuery, TParams> {
-  /** zod schema of the JSON body; "raw" hands the decompressed bytes to the handler instead. */
-  body?: z.ZodType<TBody> | "raw";
+  /**
+   * zod schema of the JSON body; "raw" hands the decompressed bytes to the handler instead; "deferred"
+   * hands over a DeferredBody the handler inflates itself (ingestion does so inside its memory budget).
+   */
+  body?: z.ZodType<TBody> | "raw" | "deferred";
   query?: z.ZodType<TQuery>;
   params?: z.ZodType<TParams>;
   /** Returns a plain object (sent as JSON 200) or a Response. */
@@ -49,8 +52,9 @@ export function defineRoute<TBody = undefined, TQuery = undefined, TParams = und
   };
 }
 
-async function readRequestBody<TBody>(request: Request, schema: z.ZodType<TBody> | "raw" | undefined): Promise<unknown> {
+async function readRequestBody<TBody>(request: Request, schema: z.ZodType<TBody> | "raw" | "deferred" | undefined): Promise<unknown> {
   if (request.method === "GET" || request.method === "HEAD") return undefined;
+  if (schema === "deferred") return readBodyDeferred(request);
   if (schema === undefined) {
     // Still enforce encoding and size rules on bodies we ignore.
     await readBody(request);

@@ -6,7 +6,8 @@ import { AppError } from "../errors.ts";
 import { defineRoute } from "../http/define-route.ts";
 import type { TIngestOperation, TIngestResult, TRejection } from "./ingest.schemas.ts";
 import { ingestBatch } from "./ingest.service.ts";
-import { withIngestBudget } from "./memory-budget.ts";
+import type { DeferredBody } from "../http/body.ts";
+import { withIngestBody } from "./memory-budget.ts";
 import { parsePayloadText } from "./payloads/parse-payload.ts";
 
 const CODE_OF: Record<TRejection["code"], "invalid_json" | "validation_failed" | "not_found" | "bad_request"> = {
@@ -29,10 +30,9 @@ function throwIfRejected(result: TIngestResult): void {
 
 function restDoor(operation: TIngestOperation) {
   return defineRoute({
-    body: "raw",
+    body: "deferred",
     handler: async ({ db, auth, body }) => {
-      const raw = body as unknown as Buffer;
-      return withIngestBudget(raw.length, async () => {
+      return withIngestBody(body as unknown as DeferredBody, async (raw) => {
         const parsed = parsePayloadText(operation, raw.toString("utf8"));
         if (!parsed.ok) throw rejectionToError(parsed.rejection);
         const result = await ingestBatch(db, auth, [parsed.item]);
@@ -52,11 +52,10 @@ export const postExternalTrace = restDoor("external_trace");
 
 /** POST /api/sdk/functions/{functionId}/traces: a function execution; unknown or foreign function → 404. */
 export const postFunctionTrace = defineRoute({
-  body: "raw",
+  body: "deferred",
   params: z.object({ functionId: z.string().min(1) }),
   handler: async ({ db, auth, body, params }) => {
-    const raw = body as unknown as Buffer;
-    return withIngestBudget(raw.length, async () => {
+    return withIngestBody(body as unknown as DeferredBody, async (raw) => {
       const parsed = parsePayloadText("internal_trace", raw.toString("utf8"), params.functionId);
       if (!parsed.ok) throw rejectionToError(parsed.rejection);
       const result = await ingestBatch(db, auth, [parsed.item]);

@@ -27,4 +27,24 @@ describe("ByteBudget", () => {
     await expect(budget.run(50, async () => Promise.reject(new Error("x")))).rejects.toThrow("x");
     expect(await budget.run(10, async () => "ok")).toBe("ok");
   });
+
+  it("counts a request at its real size once known, so later requests wait for it", async () => {
+    const budget = new ByteBudget(10);
+    const log: string[] = [];
+    let release!: () => void;
+    const blocker = new Promise<void>((r) => (release = r));
+    // Admitted on an estimate of 2, it turns out to weigh 9: a request of 2 no longer fits beside it.
+    const big = budget.run(2, async (resize) => {
+      resize(9);
+      log.push("big");
+      await blocker;
+    });
+    await new Promise((r) => setTimeout(r, 0));
+    const small = budget.run(2, async () => void log.push("small"));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(log).toEqual(["big"]);
+    release();
+    await Promise.all([big, small]);
+    expect(log).toEqual(["big", "small"]);
+  });
 });

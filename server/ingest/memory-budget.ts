@@ -1,7 +1,9 @@
 // Bounds the memory ingestion uses at once. A decompressed 8 MB OTLP body becomes ~6× that in strings,
 // parsed payloads and row JSON while it is processed; eight of them at once would push the server past
 // its memory target (issue 3: peak RSS < 600 MB at concurrency 8). Requests beyond the budget wait,
-// holding only their body; the database serializes the writes anyway, so throughput does not suffer.
+// holding only their body as received (still compressed); the database serializes the writes anyway,
+// so throughput does not suffer.
+import type { DeferredBody } from "../http/body.ts";
 
 /**
  * Decompressed body bytes processed at once: one maximal (8 MB) request, or a dozen ordinary ones. Two
@@ -21,15 +23,27 @@ class ByteBudget {
 
   constructor(private readonly capacity: number) {}
 
-  async run<T>(bytes: number, fn: () => Promise<T>): Promise<T> {
-    const weight = Math.max(1, Math.min(bytes, this.capacity));
+  /**
+   * Runs `fn` once `bytes` are free. `fn` may `resize` its share when it learns its true size: growing
+   * never waits (a request already admitted must finish), it only makes later requests wait longer.
+   */
+  async run<T>(bytes: number, fn: (resize: (bytes: number) => void) => Promise<T>): Promise<T> {
+    let weight = this.weigh(bytes);
     await this.acquire(weight);
     try {
-      return await fn();
+      return await fn((actual) => {
+        const next = this.weigh(actual);
+        this.used += next - weight;
+        weight = next;
+      });
     } finally {
       this.used -= weight;
       this.drain();
     }
+  }
+
+  private weigh(bytes: number): number {
+    return Math.max(1, Math.min(bytes, this.capacity));
   }
 
   private acquire(weight: number): Promise<void> {
@@ -54,10 +68,17 @@ class ByteBudget {
 const KEY = Symbol.for("reprise.ingest.memoryBudget");
 const holder = globalThis as unknown as { [KEY]?: ByteBudget };
 
-/** Runs `fn` once `bytes` of the ingestion budget are free. */
-export function withIngestBudget<T>(bytes: number, fn: () => Promise<T>): Promise<T> {
+/**
+ * Decompresses an ingestion body once its estimated size fits the budget, then runs `fn` on it with
+ * the budget corrected to the real size. Waiting requests hold only their compressed bytes.
+ */
+export function withIngestBody<T>(body: DeferredBody, fn: (raw: Buffer) => Promise<T>): Promise<T> {
   holder[KEY] ??= new ByteBudget(INGEST_BUDGET_BYTES);
-  return holder[KEY].run(bytes, fn);
+  return holder[KEY].run(body.estimatedBytes, async (resize) => {
+    const raw = await body.inflate();
+    resize(raw.length);
+    return fn(raw);
+  });
 }
 
 export { ByteBudget };

@@ -3,10 +3,11 @@
 // parsed with the same schemas as the REST doors, and all valid ones go through one ingestBatch. Bad
 // carriers are counted in partialSuccess; the answer comes after everything accepted is committed.
 import { getEnv } from "../../env.ts";
+import type { DeferredBody } from "../../http/body.ts";
 import { defineRoute } from "../../http/define-route.ts";
 import type { TIngestItem } from "../ingest.schemas.ts";
 import { ingestBatch } from "../ingest.service.ts";
-import { withIngestBudget } from "../memory-budget.ts";
+import { withIngestBody } from "../memory-budget.ts";
 import { isIngestOperation, parsePayloadText } from "../payloads/parse-payload.ts";
 import type { TCarrier } from "./carriers.ts";
 import { decodeOtlpJson } from "./decode-json.ts";
@@ -40,11 +41,10 @@ export function carriersToItems(carriers: TCarrier[]): { items: TIngestItem[]; l
 
 export const postOtlpTraces = withOtlpErrorEncoding(
   defineRoute({
-    body: "raw",
+    body: "deferred",
     handler: async ({ request, db, auth, body }) => {
       const format = otlpFormatOf(request.headers.get("content-type"));
-      const raw = body as unknown as Buffer;
-      return withIngestBudget(raw.length, async () => {
+      return withIngestBody(body as unknown as DeferredBody, async (raw) => {
         const carriers = format === "protobuf" ? decodeOtlpProtobuf(raw) : decodeOtlpJson(raw);
         const { items, locations, reasons } = carriersToItems(carriers);
         const result = await ingestBatch(db, auth, items, { concurrency: getEnv().REPRISE_OTLP_INGEST_CONCURRENCY });
