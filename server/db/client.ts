@@ -53,10 +53,18 @@ function openPostgres(url: string, max: number): Database {
   };
 }
 
+/**
+ * PGlite's WebAssembly heap never shrinks, and PostgreSQL's default 128 MB of shared buffers ends up
+ * fully inside it. The embedded database reads its pages from the OS page cache anyway, so a smaller
+ * pool keeps the process ~100 MB lighter (issue 3: < 600 MB RSS under 8 MB requests) for little speed.
+ */
+const PGLITE_SHARED_BUFFERS = "32MB";
+
 async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database> {
   const inMemory = dataDir.startsWith("memory://");
   const releaseLock = inMemory ? () => undefined : lockDataDir(path.resolve(dataDir));
-  const pglite = inMemory ? new PGlite({ loadDataDir }) : new PGlite(path.resolve(dataDir), { loadDataDir });
+  const options = { loadDataDir, startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`] };
+  const pglite = inMemory ? new PGlite(options) : new PGlite(path.resolve(dataDir), options);
   await pglite.waitReady;
   const sql = createPgliteSql(pglite);
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
