@@ -47,7 +47,7 @@ describe("starting the server", () => {
     const { url, drop } = await createEmptyPostgresDatabase();
     try {
       const ports = [await freePort(), await freePort()];
-      const [node, baseArgs] = nextStartCommand(0) as [string, string[]];
+      const [node, baseArgs] = nextStartCommand(0, { DATABASE_URL: url }) as [string, string[]];
       for (const port of ports) {
         startProcess(node, [...baseArgs.slice(0, -1), String(port)], { DATABASE_URL: url });
       }
