@@ -80,16 +80,23 @@ export async function writeBatch(db: SqlDatabase, organizationId: string, plan: 
 
 async function writeOnce(tx: SqlClient, organizationId: string, plan: TWritePlan, maxStatementBytes: number): Promise<TWriteOutcome> {
   const droppedTraceIds = new Set<string>();
+  // The first run of spans goes in the traces statement, which discards those of dropped traces itself.
+  const [first, ...rest] = chunkBySize(plan.spans, maxStatementBytes);
   if (plan.traces.length > 0) {
-    for (const row of await upsertTraces(tx, organizationId, jsonArray(plan.traces))) {
+    const firstJson = first ? jsonArray(first) : undefined;
+    for (const row of await upsertTraces(tx, organizationId, jsonArray(plan.traces), firstJson)) {
       if (row.dropped) droppedTraceIds.add(row.id);
     }
+  } else if (first) {
+    throw new Error("spans without their traces in the write plan");
+  }
+  // Spans of a dropped trace are discarded, whether they arrive before or after the drop.
+  for (const chunk of rest) {
+    const kept = chunk.filter((s) => !droppedTraceIds.has(s.row.trace_id));
+    if (kept.length > 0) await upsertSpans(tx, organizationId, jsonArray(kept));
   }
   const droppedNow = plan.traces.filter((t) => t.row.dropped).map((t) => t.row.id);
   if (droppedNow.length > 0) await deleteSpansOfTraces(tx, organizationId, droppedNow);
-  // Spans of a dropped trace are discarded, whether they arrive before or after the drop.
-  const spans = plan.spans.filter((s) => !droppedTraceIds.has(s.row.trace_id));
-  for (const chunk of chunkBySize(spans, maxStatementBytes)) await upsertSpans(tx, organizationId, jsonArray(chunk));
   const stored =
     plan.functionExecutions.length > 0
       ? await insertFunctionExecutions(tx, organizationId, jsonArray(plan.functionExecutions))
