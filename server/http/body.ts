@@ -35,8 +35,6 @@ export async function readBody(request: Request, limit: number = MAX_BODY_BYTES)
 
 /** A body read off the wire but not yet decompressed: callers that bound memory inflate it when admitted. */
 export interface DeferredBody {
-  /** Bytes as received (compressed when the request says so). */
-  receivedBytes: number;
   /** A guess of the decompressed size before inflating (text inflates about 4×), at most the limit. */
   estimatedBytes: number;
   /** Decompresses (once) and size-checks; 413 or 400 as readBody. */
@@ -47,11 +45,9 @@ export interface DeferredBody {
 export async function readBodyDeferred(request: Request, limit: number = MAX_BODY_BYTES): Promise<DeferredBody> {
   const encoding = parseContentEncoding(request.headers.get("content-encoding"));
   let raw: Buffer | undefined = await readRaw(request, limit);
-  const receivedBytes = raw.length;
   let inflated: Promise<Buffer> | undefined;
   return {
-    receivedBytes,
-    estimatedBytes: encoding === "identity" ? receivedBytes : Math.min(limit, receivedBytes * 4),
+    estimatedBytes: encoding === "identity" ? raw.length : Math.min(limit, raw.length * 4),
     inflate() {
       // The compressed bytes are dropped once inflated, so only one copy stays reachable.
       inflated ??= decompress(raw!, encoding, limit).finally(() => (raw = undefined));
@@ -79,7 +75,7 @@ async function decompress(raw: Buffer, encoding: Encoding, limit: number): Promi
  * took ~40 of them, 8% of the server's main thread under load. Chunks sized from the compressed length
  * (text inflates about 4×) take one or two, without giving a tiny body a large buffer.
  */
-export function outputChunkSize(compressedBytes: number): number {
+function outputChunkSize(compressedBytes: number): number {
   return Math.min(1 << 20, Math.max(16 * 1024, compressedBytes * 4));
 }
 

@@ -47,4 +47,29 @@ describe("ByteBudget", () => {
     await Promise.all([big, small]);
     expect(log).toEqual(["big", "small"]);
   });
+
+  it("admits waiting requests as soon as a running one turns out smaller than estimated", async () => {
+    const budget = new ByteBudget(10);
+    const log: string[] = [];
+    let release!: () => void;
+    const blocker = new Promise<void>((r) => (release = r));
+    let shrink!: () => void;
+    const shrunk = new Promise<void>((r) => (shrink = r));
+    const first = budget.run(9, async (resize) => {
+      await shrunk;
+      resize(2);
+      log.push("first shrank");
+      await blocker;
+      log.push("first end");
+    });
+    const second = budget.run(6, async () => void log.push("second"));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(log).toEqual([]);
+    shrink();
+    await new Promise((r) => setTimeout(r, 10));
+    // 2 + 6 fit in 10: the second request runs while the first is still running.
+    expect(log).toEqual(["first shrank", "second"]);
+    release();
+    await Promise.all([first, second]);
+  });
 });

@@ -25,7 +25,8 @@ class ByteBudget {
 
   /**
    * Runs `fn` once `bytes` are free. `fn` may `resize` its share when it learns its true size: growing
-   * never waits (a request already admitted must finish), it only makes later requests wait longer.
+   * never waits (a request already admitted must finish), it only makes later requests wait longer;
+   * shrinking admits the waiting requests that now fit.
    */
   async run<T>(bytes: number, fn: (resize: (bytes: number) => void) => Promise<T>): Promise<T> {
     let weight = this.weigh(bytes);
@@ -35,6 +36,7 @@ class ByteBudget {
         const next = this.weigh(actual);
         this.used += next - weight;
         weight = next;
+        this.drain();
       });
     } finally {
       this.used -= weight;
