@@ -87,6 +87,23 @@ describe("ingestion data hygiene", () => {
     expect(over.status).toBe(413);
   });
 
+  it("discards a dropped trace's spans in every statement of a request too large for one", async () => {
+    const dropped = randomUUID();
+    const live = randomUUID();
+    await call(postExternalTrace, { apiKey: org.apiKey, body: completionPayload({ traceId: dropped, dropped: true }) });
+    // Six ~700 KB spans: more than one statement's worth on either database (MAX_*STATEMENT_JSON_BYTES), so
+    // spans of the dropped trace land both in the statement that upserts the traces and in later ones.
+    const big = () => ["x".repeat(700_000)];
+    const carriers = [
+      ...Array.from({ length: 5 }, () => ({ operation: "external_span", payload: spanPayload({ traceId: dropped, input: big() }) })),
+      { operation: "external_span", payload: spanPayload({ traceId: live, input: big() }) },
+    ];
+    expect(await otlp(carriers)).toMatchObject({ traceIds: { [dropped]: dropped, [live]: live } });
+    const count = (traceId: string) => db().prisma.span.count({ where: { organizationId: org.organizationId, traceId } });
+    expect(await count(dropped)).toBe(0);
+    expect(await count(live)).toBe(1);
+  });
+
   it("truncates over-long names (index keys) and records it", async () => {
     const traceId = randomUUID();
     await call(postExternalSpan, { apiKey: org.apiKey, body: spanPayload({ traceId, name: "n".repeat(100_000), traceFunctionKey: "k".repeat(5000) }) });
