@@ -8,7 +8,7 @@ export default defineConfig({
   resolve: { alias: { "@": path.resolve(__dirname) } },
   test: {
     include: ["server/**/*.test.ts", "test/**/*.test.ts", "scripts/**/*.test.ts", "app/**/*.test.ts"],
-    exclude: ["node_modules", "sdk", "e2e", "examples", ".next", "test/system/**"],
+    exclude: ["node_modules", "sdks", "e2e", "examples", ".next", "test/system/**"],
     pool: "forks",
     testTimeout: 60_000,
     hookTimeout: 120_000,

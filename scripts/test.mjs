@@ -1,7 +1,7 @@
 // `npm test`: every suite that needs no network.
 //   1. unit + integration tests on embedded PGlite (Vitest)
 //   2. the integration tests again on PostgreSQL when TEST_DATABASE_URL (or DATABASE_URL) is set
-//   3. the SDK's tests (npm workspace sdk/)
+//   3. the SDK's tests (npm workspace sdks/typescript/)
 //   4. the Playwright journeys in Chromium, when e2e/ has specs
 // Stops at the first failing stage and exits non-zero; ends with one "N passed, N failed" line.
 import fs from "node:fs";
@@ -71,9 +71,9 @@ if (pgUrl) {
   console.log("\n(skipping the PostgreSQL run: set TEST_DATABASE_URL=postgresql://… to include it)");
 }
 
-const sdkPackage = path.join(root, "sdk", "package.json");
+const sdkPackage = path.join(root, "sdks", "typescript", "package.json");
 if (fs.existsSync(sdkPackage) && JSON.parse(fs.readFileSync(sdkPackage, "utf8")).scripts?.test) {
-  run("SDK tests", "npm", ["test", "--silent", "-w", "sdk", "--", ...vitestArgs("sdk")], noDb, path.join(reports, "sdk.json"));
+  run("SDK tests", "npm", ["test", "--silent", "-w", "sdks/typescript", "--", ...vitestArgs("sdk")], noDb, path.join(reports, "sdk.json"));
 }
 
 const e2eDir = path.join(root, "e2e");

@@ -4,7 +4,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { Reprise } from "../../sdk/src/index.js";
+import { Reprise } from "../../sdks/typescript/src/index.js";
 
 const quiet = { warn: () => undefined };
 

@@ -1,4 +1,4 @@
-// The SDK against the real server: the SDK's contract suite (sdk/test/contract) records traces with
+// The SDK against the real server: the SDK's contract suite (sdks/typescript/test/contract) records traces with
 // the real OTLP transport into a freshly started `npm start` server, reads them back and replays them.
 import fs from "node:fs";
 import os from "node:os";
@@ -41,7 +41,7 @@ describe("the SDK against a real Reprise", () => {
 
   it("passes the SDK's contract suite (round-trip through the meta, a 5-trace replay)", async () => {
     const { code, output } = await runToEnd(path.join(root, "node_modules", ".bin", "vitest"), ["run", "test/contract"], {
-      cwd: path.join(root, "sdk"),
+      cwd: path.join(root, "sdks", "typescript"),
       env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", REPRISE_CONTRACT_URL: `http://127.0.0.1:${port}`, REPRISE_CONTRACT_API_KEY: apiKey },
     });
     expect(output, output).toMatch(/Tests\s+\d+ passed/);
