@@ -2,7 +2,8 @@
 //   1. unit + integration tests on embedded PGlite (Vitest)
 //   2. the integration tests again on PostgreSQL when TEST_DATABASE_URL (or DATABASE_URL) is set
 //   3. the SDK's tests (npm workspace sdks/typescript/)
-//   4. the Playwright journeys in Chromium, when e2e/ has specs
+//   4. the other SDKs' own suites (sdks/<language>/reprise-sdk.json), when their toolchain is installed
+//   5. the Playwright journeys in Chromium, when e2e/ has specs
 // Stops at the first failing stage and exits non-zero; ends with one "N passed, N failed" line.
 import fs from "node:fs";
 import path from "node:path";
@@ -35,10 +36,10 @@ function summary() {
   console.log(`\ntotal: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 }
 
-function run(title, command, args, env, reportFile) {
+function run(title, command, args, env, reportFile, cwd = root) {
   console.log(`\n▶ ${title}`);
   const started = Date.now();
-  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+  const result = spawnSync(command, args, { cwd, stdio: "inherit", env: { ...process.env, ...env } });
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
   if (reportFile) count(reportFile);
   if (result.status !== 0) {
@@ -74,6 +75,23 @@ if (pgUrl) {
 const sdkPackage = path.join(root, "sdks", "typescript", "package.json");
 if (fs.existsSync(sdkPackage) && JSON.parse(fs.readFileSync(sdkPackage, "utf8")).scripts?.test) {
   run("SDK tests", "npm", ["test", "--silent", "-w", "sdks/typescript", "--", ...vitestArgs("sdk")], noDb, path.join(reports, "sdk.json"));
+}
+
+// The other SDKs (sdks/<language>/reprise-sdk.json): each names the toolchain it needs and its test command,
+// run in its own folder. A missing toolchain skips that SDK with a line saying what to install.
+const sdksDir = path.join(root, "sdks");
+for (const name of fs.existsSync(sdksDir) ? fs.readdirSync(sdksDir).sort() : []) {
+  const manifestFile = path.join(sdksDir, name, "reprise-sdk.json");
+  if (!fs.existsSync(manifestFile)) continue;
+  const manifest = JSON.parse(fs.readFileSync(manifestFile, "utf8"));
+  if (!manifest.test) continue;
+  const missing = (manifest.requires ?? []).filter((tool) => spawnSync("sh", ["-c", `command -v ${tool}`]).status !== 0);
+  if (missing.length > 0) {
+    console.log(`\n(skipping the ${manifest.title} tests: ${missing.join(", ")} not found; install with \`${manifest.install}\`)`);
+    continue;
+  }
+  run(`${manifest.title} tests`, manifest.test[0], manifest.test.slice(1), { ...noDb, ...(manifest.env ?? {}) }, null, path.join(sdksDir, name));
+  totals.passed += 1;
 }
 
 const e2eDir = path.join(root, "e2e");
