@@ -1,0 +1,1 @@
+"""The delivery pipeline: carriers, OTLP envelopes, the bounded batch processor and the exporter."""
