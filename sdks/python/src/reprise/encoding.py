@@ -14,6 +14,7 @@ and list indexes with ``.`` (a ``.`` or ``\\`` inside a key is escaped with ``\\
 from __future__ import annotations
 
 import base64
+import copy
 import dataclasses
 import datetime as _dt
 import decimal
@@ -193,7 +194,7 @@ def decode_value(data: Any, meta: Any) -> Any:
         return data
     entries = [(_split(p), kind) for p, kind in meta["values"].items() if isinstance(kind, list) and kind]
     entries.sort(key=lambda e: len(e[0]), reverse=True)  # children before their containers
-    root = [data]
+    root = [copy.deepcopy(data)]  # the caller's data is left as it was
     for parts, kind in entries:
         _apply(root, [0, *parts], kind)
     return root[0]
