@@ -113,7 +113,8 @@ def make_client(server: FakeServer, **kwargs: Any) -> reprise.Reprise:
     transport = dict(FAST)
     transport.update(kwargs.pop("transport", {}))
     kwargs.setdefault("disable_sim_plan", True)
-    return reprise.Reprise(api_key="rp_test", service_url=server.url, transport=transport, env={}, **kwargs)
+    kwargs.setdefault("service_url", server.url)
+    return reprise.Reprise(api_key="rp_test", transport=transport, env={}, **kwargs)
 
 
 def spans_of(carriers: List[Tuple[str, Dict[str, Any]]]) -> List[Dict[str, Any]]:

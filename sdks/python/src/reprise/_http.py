@@ -90,9 +90,13 @@ class ConnectionPool:
                     _close_quietly(conn)
 
     def forget_after_fork(self) -> None:
-        """In a forked child: drop the parent's sockets without touching them, and renew the lock."""
+        """In a forked child: renew the lock and close the child's copies of the parent's sockets (closing a
+        copy leaves the parent's connection open)."""
         self._lock = threading.Lock()
-        self._idle = {}
+        idle, self._idle = self._idle, {}
+        for stack in idle.values():
+            for conn, _ in stack:
+                _close_quietly(conn)
 
 
 def _close_quietly(conn: http.client.HTTPConnection) -> None:

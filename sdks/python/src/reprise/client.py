@@ -237,6 +237,8 @@ class Reprise:
             return self._pipeline.close(timeout)
         except Exception:
             return False
+        finally:
+            self._api.pool.clear()
 
     @property
     def closed(self) -> bool:

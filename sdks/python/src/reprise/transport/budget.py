@@ -22,6 +22,7 @@ STRUCTURAL = frozenset({
 })
 #: A trimmed value's companion description goes with it.
 _COMPANION = {"input": ("input_meta", "input_serialized"), "output": ("output_meta", "output_serialized")}
+_COMPANIONS = frozenset(name for names in _COMPANION.values() for name in names)
 
 
 def pack(sizes: Sequence[int], max_carriers: int, max_bytes: int, request_size: Callable[[int, int], int]) -> List[List[int]]:
@@ -109,7 +110,7 @@ def _candidates(payload: Dict[str, Any], operation: str) -> List[_Candidate]:
         return []
     out = []
     for key, value in container.items():
-        if key in STRUCTURAL or (allowed is not None and key not in allowed):
+        if key in STRUCTURAL or key in _COMPANIONS or (allowed is not None and key not in allowed):
             continue
         text = dumps(value)
         out.append(_Candidate(container, key, f"{prefix}.{key}" if prefix else key, escaped_bytes(text),
