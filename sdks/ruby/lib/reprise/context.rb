@@ -44,10 +44,17 @@ module Reprise
         current
       end
 
-      # A thread that runs the block in the caller's trace context.
+      # A thread that runs the block in the caller's trace context. The trace stays open until the thread ends, so
+      # its completion waits for the spans the thread records.
       def thread(*args, &block)
         frame = current
-        Thread.new(*args) { |*a| with(frame) { block.call(*a) } }
+        trace = frame&.trace
+        trace&.hold
+        Thread.new(*args) do |*a|
+          with(frame) { block.call(*a) }
+        ensure
+          trace&.release
+        end
       end
     end
   end

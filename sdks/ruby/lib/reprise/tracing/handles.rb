@@ -43,7 +43,7 @@ module Reprise
 
       # Drops the trace: spans finishing from now on are not sent, and the completion asks the server to scrub it.
       def drop
-        change(&:drop!)
+        change { |t| t.dropped = true }
       end
 
       private

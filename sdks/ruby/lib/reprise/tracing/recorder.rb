@@ -72,9 +72,11 @@ module Reprise
           trace = TraceState.new(spec.trace_function_key, ingestion_type: spec.ingestion_type,
                                                           replay: pending.attribution, id: pending.trace_id)
           pending.started(trace)
-          return trace
+        else
+          trace = TraceState.new(spec.trace_function_key, ingestion_type: spec.ingestion_type || "captured")
         end
-        TraceState.new(spec.trace_function_key, ingestion_type: spec.ingestion_type || "captured")
+        trace.on_complete = ->(t) { @pipeline.submit_completion(t) }
+        trace
       end
 
       # During a replay, a span whose recorded output stands in for re-execution.
@@ -100,7 +102,7 @@ module Reprise
         rescue StandardError => e
           internal_failure(e)
         ensure
-          @pipeline.submit_completion(trace) if trace.span_finished(span.root?)
+          trace.on_complete.call(trace) if trace.span_finished(span.root?)
         end
         value
       end

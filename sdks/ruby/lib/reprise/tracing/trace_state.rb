@@ -16,6 +16,10 @@ module Reprise
     class TraceState
       attr_reader :id, :trace_function_key, :ingestion_type, :replay, :started_at, :metadata, :contexts, :completion
       attr_accessor :name, :session_id, :ended_at
+      # Called with the trace when its last span ended (set by the recorder: it submits the completion).
+      attr_accessor :on_complete
+      # Set inside `update` only.
+      attr_writer :dropped
 
       def initialize(trace_function_key, ingestion_type: "captured", replay: nil, id: nil)
         @id = id || SecureRandom.uuid
@@ -56,8 +60,14 @@ module Reprise
         end
       end
 
-      def drop!
-        update { @dropped = true }
+      # Keeps the trace open for work started in another thread (`Reprise.thread`), so its completion waits for it.
+      def hold
+        span_opened
+      end
+
+      # Ends a `hold`; completes the trace when it was the last open piece after the root ended.
+      def release
+        on_complete&.call(self) if span_finished(false)
       end
 
       def span_opened
