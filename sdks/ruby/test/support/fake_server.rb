@@ -70,7 +70,7 @@ class FakeServer
   def accept_loop
     loop do
       socket = @server.accept
-      Thread.new(socket) { |s| serve(s) }
+      Thread.new(socket) { |s| serve(s) }.report_on_exception = false
     end
   rescue IOError
     nil
