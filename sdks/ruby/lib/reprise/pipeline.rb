@@ -30,7 +30,7 @@ module Reprise
 
     # Queues a trace completion, built on the worker once every earlier span of the trace was decided.
     def submit_completion(trace)
-      accepted = push([:completion, trace])
+      accepted = push([:completion, trace], urgent: !trace.replay.nil?)
       trace.completion_decided(false) unless accepted
       accepted
     end
@@ -64,7 +64,7 @@ module Reprise
 
     private
 
-    def push(item)
+    def push(item, urgent: false)
       worker = @lock.synchronize do
         if @closed
           Logging.warn_once(@logger, "transport-closed", "A span was recorded after close; it was not sent.")
@@ -72,7 +72,7 @@ module Reprise
         end
         current_worker || start_worker
       end
-      worker.push(item)
+      worker.push(item, urgent: urgent)
     rescue StandardError => e
       Logging.safe_warn(@logger, "Tracing failed internally and was skipped: #{e.class}: #{e.message}")
       false

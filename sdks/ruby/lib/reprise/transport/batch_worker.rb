@@ -27,6 +27,7 @@ module Reprise
         @dropped = 0
         @waiters = []
         @stopping = false
+        @urgent = false
         @thread = Thread.new { run }
         @thread.name = "reprise-worker" if @thread.respond_to?(:name=)
         @thread.report_on_exception = false
@@ -39,8 +40,9 @@ module Reprise
         @lock.synchronize { @queue.size }
       end
 
-      # Queues an item; false once the worker is stopping. Never blocks on the network.
-      def push(item)
+      # Queues an item; false once the worker is stopping. Never blocks on the network. An `urgent` item is exported
+      # without waiting for the scheduled delay (the replay runner waits on replay traces' completions).
+      def push(item, urgent: false)
         dropped = nil
         accepted = @lock.synchronize do
           next false if @stopping
@@ -51,7 +53,8 @@ module Reprise
           end
           @seq += 1
           @queue << Entry.new(@seq, item)
-          @cond.signal if @queue.size >= @tuning.max_export_batch_size
+          @urgent ||= urgent
+          @cond.signal if urgent || @queue.size >= @tuning.max_export_batch_size
           true
         end
         @dropped_hook.call(dropped) if dropped
@@ -113,13 +116,14 @@ module Reprise
           deadline = Clock.now + @tuning.scheduled_delay
           loop do
             break if @queue.size >= @tuning.max_export_batch_size || @stopping
-            break if !@queue.empty? && (!@waiters.empty? || Clock.now >= deadline)
+            break if !@queue.empty? && (@urgent || !@waiters.empty? || Clock.now >= deadline)
 
             deadline = Clock.now + @tuning.scheduled_delay if @queue.empty? && Clock.now >= deadline
             @cond.wait(@lock, [deadline - Clock.now, 0.001].max)
           end
           return nil if @queue.empty?
 
+          @urgent = false
           @queue.shift(@tuning.max_export_batch_size)
         end
       end
