@@ -1,0 +1,81 @@
+// The Python SDK against a real Reprise: the package's quickstart (sdks/python/examples/quickstart.py) records one
+// trace into a freshly started `npm start` server, and the trace reads back over REST as the quickstart promises.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp, freePort, runToEnd, stopProcessGroup, waitHealthy } from "./server-process.ts";
+
+const root = path.resolve(__dirname, "..", "..");
+const apiKey = `rp_python_${"p".repeat(32)}`;
+const hasPython = spawnSync("sh", ["-c", "command -v python3"]).status === 0;
+
+describe.runIf(hasPython)("the Python SDK against a real Reprise", () => {
+  let server: ChildProcess;
+  let port: number;
+  beforeAll(async () => {
+    await buildApp();
+    port = await freePort();
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "reprise-python-"));
+    server = spawn("npm", ["start", "--silent"], {
+      cwd: root,
+      stdio: "ignore",
+      detached: true,
+      env: {
+        ...process.env,
+        DATABASE_URL: "",
+        PORT: String(port),
+        REPRISE_DATA_DIR: dataDir,
+        REPRISE_LOG_LEVEL: "warn",
+        REPRISE_INIT_ORG_NAME: "Python",
+        REPRISE_INIT_USER_EMAIL: "python@example.com",
+        REPRISE_INIT_USER_PASSWORD: "python password",
+        REPRISE_INIT_API_KEY: apiKey,
+      },
+    });
+    await waitHealthy(port);
+  });
+  afterAll(() => {
+    stopProcessGroup(server);
+  });
+
+  it("records the quickstart's trace: completed, 3 spans, tokens 12/3, model example-model", async () => {
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const { code, output } = await runToEnd("python3", ["sdks/python/examples/quickstart.py"], {
+      cwd: root,
+      env: {
+        ...process.env,
+        PYTHONPATH: "sdks/python/src",
+        REPRISE_API_KEY: apiKey,
+        REPRISE_URL: baseUrl,
+        REPRISE_EXAMPLE_TRACE_FUNCTION: "python-quickstart",
+      },
+    });
+    expect(code, output).toBe(0);
+    const lastLine = output.trim().split("\n").at(-1) ?? "";
+    const { traceId } = JSON.parse(lastLine) as { traceId: string };
+    expect(traceId).toMatch(/^[0-9a-f-]{36}$/);
+
+    // The flush returned once the server acknowledged every carrier, so the trace is stored and complete.
+    const res = await fetch(`${baseUrl}/api/sdk/traces/${traceId}`, { headers: { Authorization: `Bearer ${apiKey}` } });
+    expect(res.status).toBe(200);
+    const { trace } = (await res.json()) as { trace: Record<string, any> };
+    expect(trace).toMatchObject({
+      id: traceId,
+      traceFunctionKey: "python-quickstart",
+      status: "completed",
+      spanCount: 3,
+      expectedSpanCount: 3,
+      model: "example-model",
+    });
+    expect(trace.tokens).toMatchObject({ input: 12, output: 3 });
+
+    const span = await fetch(`${baseUrl}/api/sdk/traces/${traceId}/span?name=call-model`, {
+      headers: { Authorization: `Bearer ${apiKey}` },
+    });
+    const { span: callModel } = (await span.json()) as { span: Record<string, any> };
+    expect(callModel).toMatchObject({ name: "call-model", type: "llm" });
+    expect(callModel.contexts).toEqual([{ model: "example-model", inputTokens: 12, outputTokens: 3 }]);
+  });
+});
