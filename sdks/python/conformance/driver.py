@@ -3,11 +3,9 @@
 
 from __future__ import annotations
 
-import contextvars
 import json
 import os
 import sys
-import threading
 import time
 from typing import Any, Callable, Dict, Optional
 
@@ -54,9 +52,6 @@ def build(node: Dict[str, Any], root_key: Optional[str], holder: Optional[Dict[s
     def body(*_args: Any, **_kwargs: Any) -> Any:
         span = get_current_span()
         trace = get_current_trace()
-        started = node.get("_started")
-        if started is not None:
-            started.set()
         if holder is not None:
             holder["traceId"] = trace.id
         for context in node.get("contexts") or []:
@@ -94,12 +89,9 @@ def run_child(child: Callable[..., Any], node: Dict[str, Any]) -> None:
     if not node.get("background"):
         call()
         return
-    # A background child runs on its own thread with the span context; the parent goes on once it has started.
-    started = threading.Event()
-    node["_started"] = started
-    context = contextvars.copy_context()
-    threading.Thread(target=context.run, args=(call,), daemon=True).start()
-    started.wait(5)
+    # A background child runs on a thread that carries the span context and keeps the trace open until it ends,
+    # so the parent may return first.
+    reprise.Thread(target=call, daemon=True).start()
 
 
 def cmd_trace(req: Dict[str, Any]) -> Any:

@@ -158,6 +158,30 @@ class TracingTest(unittest.TestCase):
         self.assertEqual(len(spans), 2)
         self.assertEqual(completions[0]["expectedSpanCount"], 2)
 
+    def test_reprise_thread_keeps_the_trace_open(self):
+        client = self.client
+
+        @client.span("worker")
+        def worker(n):
+            time.sleep(0.2)
+            return n
+
+        @client.trace("spawns")
+        def root():
+            reprise.Thread(target=worker, args=(1,)).start()
+            return get_current_trace().id
+
+        trace_id = root()
+        self.assertTrue(client.flush_traces(5))
+        self.assertEqual(completions_of(self.server.carriers()), [])
+        time.sleep(0.4)
+        spans, completions = self.delivered()
+        worker_span = next(s for s in spans if s["rawSpan"]["span_data"]["name"] == "worker")
+        root_span = next(s for s in spans if s["rawSpan"]["span_data"]["name"] == "spawns")
+        self.assertEqual(worker_span["rawSpan"]["parent_id"], root_span["rawSpan"]["id"])
+        self.assertEqual(completions[0]["id"], trace_id)
+        self.assertEqual(completions[0]["expectedSpanCount"], 2)
+
     def test_drop(self):
         client = self.client
 

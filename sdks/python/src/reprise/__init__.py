@@ -18,6 +18,7 @@ from .errors import (
 )
 from .handles import CurrentSpan, CurrentTrace, DetachedTrace, get_current_span, get_current_trace
 from .replay import OriginalRun, ReplayItemResult, ReplayResult
+from .threads import Thread
 
 __all__ = [
     "__version__",
@@ -47,4 +48,5 @@ __all__ = [
     "ReplayResult",
     "ReplayItemResult",
     "OriginalRun",
+    "Thread",
 ]

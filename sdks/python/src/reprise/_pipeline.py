@@ -97,9 +97,8 @@ def flush_all(timeout: float = 30.0) -> bool:
 
 
 def _flush_at_exit() -> None:
-    pipelines = [p for p in live_pipelines() if p.transport.queue_length > 0 or p.gate._held]
-    if pipelines:
-        flush_all(EXIT_FLUSH_TIMEOUT)
+    # Idle pipelines return at once; daemon worker threads are still alive while atexit handlers run.
+    flush_all(EXIT_FLUSH_TIMEOUT)
 
 
 def _rebuild_in_child() -> None:

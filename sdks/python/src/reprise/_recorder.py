@@ -241,9 +241,12 @@ class Recorder:
         if pending is not None and not pending.consumed:
             pending.consumed = True
             trace = TraceState(key, ingestion_type, pending.attribution, pending.trace_id)
+            trace.release = self.release
             pending.on_trace(trace)
             return trace
-        return TraceState(key, ingestion_type, None)
+        trace = TraceState(key, ingestion_type, None)
+        trace.release = self.release
+        return trace
 
     def finish(self, run: _Run, value: Any = None, error: Optional[BaseException] = None, partial: Any = None) -> None:
         trace, span = run.trace, run.span
@@ -264,16 +267,20 @@ class Recorder:
         except Exception as failure:
             self._internal_failure(failure)
         finally:
-            with trace.lock:
-                trace.open_spans -= 1
-                if span.is_root:
-                    trace.root_ended = True
-                ready = trace.root_ended and trace.open_spans == 0 and not trace.completion_started
-                if ready:
-                    trace.completion_started = True
-                    trace.ended_ns = now_ns()
+            self.release(trace, root_ended=span.is_root)
+
+    def release(self, trace: TraceState, root_ended: bool = False) -> None:
+        """One span (or hold) of the trace ended; the last one out sends the completion."""
+        with trace.lock:
+            trace.open_spans -= 1
+            if root_ended:
+                trace.root_ended = True
+            ready = trace.root_ended and trace.open_spans == 0 and not trace.completion_started
             if ready:
-                self._complete(trace)
+                trace.completion_started = True
+                trace.ended_ns = now_ns()
+        if ready:
+            self._complete(trace)
 
     def _submit_span(self, trace: TraceState, span: SpanState) -> None:
         def sent(ok: bool) -> None:

@@ -121,6 +121,16 @@ class TraceState:
         self.lock = threading.Lock()
         self._completion = threading.Event()
         self.completion_info: Optional[CompletionInfo] = None
+        #: Set by the recorder: ends one span or hold, and sends the completion after the last one.
+        self.release: Any = None
+
+    def hold(self) -> bool:
+        """Keeps the trace open (its completion waits) until ``release`` is called. False once it completed."""
+        with self.lock:
+            if self.completion_started:
+                return False
+            self.open_spans += 1
+            return True
 
     def resolve_completion(self, info: CompletionInfo) -> None:
         self.completion_info = info
