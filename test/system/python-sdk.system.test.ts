@@ -40,7 +40,7 @@ describe.runIf(hasPython)("the Python SDK against a real Reprise", () => {
     stopProcessGroup(server);
   });
 
-  it("records the quickstart's trace: completed, 3 spans, tokens 12/3, model example-model", async () => {
+  it("records the quickstart's trace (completed, 3 spans, tokens 12/3, model example-model) and replays it", async () => {
     const baseUrl = `http://127.0.0.1:${port}`;
     const { code, output } = await runToEnd("python3", ["sdks/python/examples/quickstart.py"], {
       cwd: root,
@@ -77,5 +77,36 @@ describe.runIf(hasPython)("the Python SDK against a real Reprise", () => {
     const { span: callModel } = (await span.json()) as { span: Record<string, any> };
     expect(callModel).toMatchObject({ name: "call-model", type: "llm" });
     expect(callModel.contexts).toEqual([{ model: "example-model", inputTokens: 12, outputTokens: 3 }]);
+
+    // The same function replayed through the SDK's runner: the barrier confirms persistence before completing.
+    const replayScript = [
+      "import json, sys",
+      "sys.path.insert(0, 'sdks/python/examples')",
+      "import quickstart as q",
+      "r = q.reprise.replay(q.TRACE_FUNCTION, q.answer, trace_ids=[sys.argv[1]], name='python system test')",
+      "i = r.items[0]",
+      "print(json.dumps({'testRunId': r.test_run_id, 'count': r.trace_count, 'error': i.error, 'traceId': i.server_trace_id, 'tokens': i.tokens, 'output': i.output['answer']}))",
+    ].join("\n");
+    const replayed = await runToEnd("python3", ["-c", replayScript, traceId], {
+      cwd: root,
+      env: {
+        ...process.env,
+        PYTHONPATH: "sdks/python/src",
+        REPRISE_API_KEY: apiKey,
+        REPRISE_URL: baseUrl,
+        REPRISE_EXAMPLE_TRACE_FUNCTION: "python-quickstart",
+      },
+    });
+    expect(replayed.code, replayed.output).toBe(0);
+    const result = JSON.parse(replayed.output.trim().split("\n").at(-1) ?? "") as Record<string, any>;
+    expect(result).toMatchObject({ count: 1, error: null, output: "4" });
+    expect(result.tokens).toMatchObject({ input: 12, output: 3 });
+    const replayTrace = await fetch(`${baseUrl}/api/sdk/traces/${result.traceId}`, { headers: { Authorization: `Bearer ${apiKey}` } });
+    expect((await replayTrace.json()).trace).toMatchObject({
+      status: "completed",
+      spanCount: 3,
+      testRunId: result.testRunId,
+      originalTraceId: traceId,
+    });
   });
 });
