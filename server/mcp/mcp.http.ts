@@ -1,0 +1,108 @@
+// The agents' door: Streamable HTTP MCP at /mcp and /api/mcp (docs/mcp.md). Authentication is the REST
+// API key. Every POST gets its own MCP server and stateless transport, so concurrent calls on one
+// session, all with JSON-RPC id 1 as the existing plugins send them, each get their own answer; the
+// session id is ours (sessions.ts): issued on initialize, checked on every later request, 404 when
+// unknown or expired so clients initialise again.
+import { randomUUID } from "node:crypto";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { authenticateApiKey } from "../auth/auth.service.ts";
+import { getDb } from "../db.ts";
+import { AppError } from "../errors.ts";
+import { readBody } from "../http/body.ts";
+import { errorResponse, json } from "../http/responses.ts";
+import { createMcpServer } from "./server.ts";
+import { closeSession, isLiveSession, issueSessionId } from "./sessions.ts";
+
+const SESSION_HEADER = "mcp-session-id";
+
+function rpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
+  return json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers });
+}
+
+const sessionNotFound = () =>
+  rpcError(404, -32001, "Session not found: it expired, was closed or was issued to another key; send initialize again.");
+
+function bearerKey(authorization: string | null): string {
+  return /^Bearer\s+(.*)$/i.exec(authorization?.trim() ?? "")?.[1]?.trim() ?? "";
+}
+
+function isInitialize(message: unknown): boolean {
+  const messages = Array.isArray(message) ? message : [message];
+  return messages.some((m) => typeof m === "object" && m !== null && (m as { method?: unknown }).method === "initialize");
+}
+
+/** JSON unless the client lists text/event-stream before (or instead of) application/json. */
+function wantsEventStream(accept: string): boolean {
+  const types = accept.split(",").map((t) => t.split(";")[0].trim().toLowerCase());
+  const sse = types.indexOf("text/event-stream");
+  const jsonAt = types.findIndex((t) => t === "application/json" || t === "application/*" || t === "*/*");
+  return sse !== -1 && (jsonAt === -1 || sse < jsonAt);
+}
+
+async function authenticate(request: Request) {
+  const db = await getDb();
+  const authorization = request.headers.get("authorization");
+  const auth = await authenticateApiKey(db.sql, authorization);
+  return { db, auth, apiKey: bearerKey(authorization) };
+}
+
+/** POST /mcp: one JSON-RPC message or batch. */
+export async function postMcp(request: Request): Promise<Response> {
+  const requestId = request.headers.get("x-request-id") ?? randomUUID();
+  try {
+    const { db, auth, apiKey } = await authenticate(request);
+    let message: unknown;
+    try {
+      message = JSON.parse((await readBody(request)).toString("utf8"));
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      return rpcError(400, -32700, "Parse error: the body must be one JSON-RPC message or a batch of them.");
+    }
+    let sessionId = request.headers.get(SESSION_HEADER) ?? undefined;
+    if (isInitialize(message)) sessionId = issueSessionId(apiKey);
+    else if (sessionId !== undefined && !isLiveSession(sessionId, apiKey)) return sessionNotFound();
+
+    const server = createMcpServer({ db, auth, apiKey, baseUrl: new URL(request.url).origin, requestId });
+    const eventStream = wantsEventStream(request.headers.get("accept") ?? "");
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !eventStream, keepAliveMs: 0 });
+    await server.connect(transport);
+    // The transport insists on both media types in Accept; we already chose the answer's form above.
+    const headers = new Headers(request.headers);
+    headers.set("accept", "application/json, text/event-stream");
+    headers.set("content-type", "application/json");
+    const answer = await transport.handleRequest(new Request(request.url, { method: "POST", headers }), { parsedBody: message });
+    if (!eventStream) await server.close();
+    const out = new Headers(answer.headers);
+    if (sessionId !== undefined) out.set(SESSION_HEADER, sessionId);
+    out.set("x-request-id", requestId);
+    return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers: out });
+  } catch (error) {
+    return errorResponse(error, requestId);
+  }
+}
+
+/** GET /mcp would open a server-to-client stream; this server sends nothing unprompted. */
+export async function getMcp(request: Request): Promise<Response> {
+  const requestId = request.headers.get("x-request-id") ?? randomUUID();
+  try {
+    await authenticate(request);
+    return rpcError(405, -32000, "Method not allowed: this server sends no messages of its own; POST requests instead.", { allow: "POST, DELETE" });
+  } catch (error) {
+    return errorResponse(error, requestId);
+  }
+}
+
+/** DELETE /mcp ends the session named by the mcp-session-id header. */
+export async function deleteMcp(request: Request): Promise<Response> {
+  const requestId = request.headers.get("x-request-id") ?? randomUUID();
+  try {
+    const { apiKey } = await authenticate(request);
+    const sessionId = request.headers.get(SESSION_HEADER);
+    if (sessionId === null) return rpcError(400, -32000, "Bad request: send the mcp-session-id header of the session to close.");
+    if (!isLiveSession(sessionId, apiKey)) return sessionNotFound();
+    closeSession(sessionId);
+    return new Response(null, { status: 200 });
+  } catch (error) {
+    return errorResponse(error, requestId);
+  }
+}
