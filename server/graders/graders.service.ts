@@ -3,7 +3,7 @@
 import type { Database } from "../db/client.ts";
 import { AppError, notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
-import { findGraderRows, upsertGraderRow, updateGraderRow, type GraderRow } from "./graders.queries.ts";
+import { findGraderRows, findGraderRowsByIds, upsertGraderRow, updateGraderRow, type GraderRow } from "./graders.queries.ts";
 import type { TGrader, TUpsertGraderBody } from "./graders.schemas.ts";
 
 export function toGraderResponse(row: GraderRow): TGrader {
@@ -44,4 +44,11 @@ export async function upsertGrader(db: Database, organizationId: string, body: T
 
 function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string })?.code === "23505";
+}
+
+/** One grader of the organization; another organization's or an unknown id is a 404. */
+export async function getGrader(db: Database, organizationId: string, id: string): Promise<TGrader> {
+  const [row] = await findGraderRowsByIds(db, organizationId, [id.toLowerCase()]);
+  if (!row) throw notFound("Grader");
+  return toGraderResponse(row);
 }

@@ -1,21 +1,51 @@
 // Every MCP tool the server offers. Adding a tool: write its file beside this one and add it here.
 import type { ToolDefinition } from "../tool.ts";
+import { addGradersToDatasetTool, removeGradersFromDatasetTool } from "./dataset-graders.ts";
+import { addTracesToDatasetTool, removeTracesFromDatasetTool } from "./dataset-traces.ts";
 import { getApiKeyContextTool } from "./get-api-key-context.ts";
 import { getBitfabApiKeyTool } from "./get-bitfab-api-key.ts";
 import { getDatabaseConnectionStatusTool } from "./get-database-connection-status.ts";
 import { getGraderLabelsTool } from "./get-grader-labels.ts";
+import { getSpanFieldTool } from "./get-span-field.ts";
 import { getTraceLabelsTool } from "./get-trace-labels.ts";
+import { getTracesTool } from "./get-traces.ts";
+import { listDatasetsTool } from "./list-datasets.ts";
+import { listGradersTool } from "./list-graders.ts";
 import { listOrganizationMembersTool } from "./list-organization-members.ts";
 import { listOrganizationsTool } from "./list-organizations.ts";
+import { listTraceFunctionsTool } from "./list-trace-functions.ts";
+import { rerunGradersOnDatasetTool } from "./rerun-graders-on-dataset.ts";
+import { saveAgentLabelsTool } from "./save-agent-labels.ts";
+import { saveDatasetTool } from "./save-dataset.ts";
+import { saveGraderTool } from "./save-grader.ts";
+import { saveHumanLabelsTool } from "./save-human-labels.ts";
+import { searchTracesTool } from "./search-traces.ts";
 
-export const TOOLS: readonly ToolDefinition[] = [
+export const TOOLS = [
   // Account
   getApiKeyContextTool,
   listOrganizationsTool,
   listOrganizationMembersTool,
   getBitfabApiKeyTool,
   getDatabaseConnectionStatusTool,
+  // Traces
+  listTraceFunctionsTool,
+  searchTracesTool,
+  getTracesTool,
+  getSpanFieldTool,
   // Verdicts
   getTraceLabelsTool,
+  saveAgentLabelsTool,
+  saveHumanLabelsTool,
   getGraderLabelsTool,
+  // Graders and datasets
+  listGradersTool,
+  saveGraderTool,
+  saveDatasetTool,
+  listDatasetsTool,
+  addTracesToDatasetTool,
+  removeTracesFromDatasetTool,
+  addGradersToDatasetTool,
+  removeGradersFromDatasetTool,
+  rerunGradersOnDatasetTool,
 ] as unknown as readonly ToolDefinition[];

@@ -1,0 +1,38 @@
+import { startRerun, getRerun } from "../../reruns/reruns.service.ts";
+import type { TGraderRerun } from "../../reruns/reruns.schemas.ts";
+import { zId, zIds, zInt } from "../args.ts";
+import { defineTool } from "../tool.ts";
+
+const POLL_MS = 1000;
+const finished = (run: TGraderRerun) => run.status === "completed" || run.status === "errored";
+
+function runText(run: TGraderRerun, joined: boolean, waitedS: number): string {
+  const head = `${joined ? "Joined the running" : "Started a"} re-run ${run.id} of ${run.graderIds.length} grader(s): ${run.status}`;
+  if (run.status === "completed") return `${head}. Graded ${run.result?.tracesGraded ?? 0} trace(s) with ${run.result?.gradersRun ?? 0} grader(s). Read the verdicts with get_grader_labels.`;
+  if (run.status === "errored") return `${head}: ${run.error ?? "unknown error"}.`;
+  const p = run.progress;
+  return `${head}${p ? ` (${p.completedTraces}/${p.totalTraces} traces)` : ""} after ${waitedS} s. Call rerun_graders_on_dataset again with the same arguments to check on it.`;
+}
+
+export const rerunGradersOnDatasetTool = defineTool({
+  name: "rerun_graders_on_dataset",
+  description:
+    "Re-run graders (default: every grader assigned to the dataset) over every trace of a dataset, waiting up to 90 s for the result. " +
+    "Calling again with the same arguments reports the running job instead of starting another.",
+  input: {
+    datasetId: zId,
+    graderIds: zIds(100).optional(),
+    waitSeconds: zInt(0, 90).default(90).describe("How long to wait for the run to finish (default 90)."),
+  },
+  run: async (args, { db, auth }) => {
+    const started = await startRerun(db, auth.organizationId, args.datasetId, args.graderIds);
+    let run = started.run;
+    const deadline = Date.now() + args.waitSeconds * 1000;
+    const t0 = Date.now();
+    while (!finished(run) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, Math.min(POLL_MS, Math.max(0, deadline - Date.now()))));
+      run = (await getRerun(db, auth.organizationId, args.datasetId, run.id)).run ?? run;
+    }
+    return { text: runText(run, started.joinedExisting, Math.round((Date.now() - t0) / 1000)), data: { run, joinedExisting: started.joinedExisting }, isError: run.status === "errored" };
+  },
+});

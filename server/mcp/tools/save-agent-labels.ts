@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { parseWith } from "../../http/define-route.ts";
+import { ZAgentLabelsBody } from "../../labels/labels.schemas.ts";
+import { findTraceLabels } from "../../labels/trace-labels-read.service.ts";
+import { saveAgentLabels } from "../../labels/trace-labels.service.ts";
+import { experimentArgs, experimentOf, fromJsonText, zBool, zId, zInt, zText } from "../args.ts";
+import { renderLabelWrites } from "../render/label-writes.ts";
+import { defineTool, toolError } from "../tool.ts";
+
+const zTraceRef = zText(500).min(1);
+
+const zEntry = fromJsonText(
+  z.object({
+    traceId: zTraceRef.optional().describe("Direct verdict on this trace."),
+    originalTraceId: zTraceRef.optional().describe("Replay verdict: the original trace, resolved to its replay in the experiment."),
+    sourceTraceId: zTraceRef.optional().describe("Deprecated copy of originalTraceId."),
+    attempt: zInt(0, 1_000_000).optional().describe("With originalTraceId: which attempt (default 0)."),
+    assertionId: zId.nullable().optional().describe("Score one assertion instead of the whole trace."),
+    label: zBool.optional().describe("true = PASS, false = FAIL."),
+    annotation: zText(20_000).min(1).optional().describe("Why."),
+    confidence: z.enum(["VeryLow", "Low", "Medium", "High", "VeryHigh"]).optional(),
+    skip: zBool.optional().describe("Withhold a verdict (crashed attempt, unresolvable target)."),
+    archive: zBool.optional().describe("Clear the current verdict."),
+  }),
+);
+
+export const saveAgentLabelsTool = defineTool({
+  name: "save_agent_labels",
+  aliases: ["update_agent_labels"],
+  description:
+    "Record agent verdicts (1–200): direct ({traceId, label, annotation}) or replay lineage (experimentId + {originalTraceId, attempt?}); " +
+    "{skip: true} withholds one, {archive: true} clears one. New agent verdicts are not validated until a person approves them. " +
+    "The answer has one line per label: `- <id>: <action>; effective PASS|FAIL|skipped|unlabeled`.",
+  input: {
+    ...experimentArgs,
+    labels: fromJsonText(z.array(zEntry).min(1, "give 1 to 200 labels").max(200, "give 1 to 200 labels")),
+  },
+  run: async (args, { db, auth }) => {
+    const testRunId = experimentOf(args);
+    // The plugins copy originalTraceId into the deprecated sourceTraceId: one key, not two.
+    const labels = args.labels.map(({ sourceTraceId, originalTraceId, ...e }) => ({
+      ...e,
+      ...(originalTraceId ?? sourceTraceId ? { originalTraceId: originalTraceId ?? sourceTraceId } : {}),
+    }));
+    const direct = labels.flatMap((l) => (l.traceId !== undefined ? [l.traceId] : []));
+    if (direct.length > 0) {
+      const { unresolvedTraceIds } = await findTraceLabels(db, auth.organizationId, direct);
+      if (unresolvedTraceIds.length === new Set(direct).size) {
+        return toolError(`None of the provided trace IDs belong to this organization: ${unresolvedTraceIds.join(", ")}. Nothing was written.`);
+      }
+      if (unresolvedTraceIds.length > 0) {
+        return toolError(`Skipped (not in this organization): ${unresolvedTraceIds.join(", ")}. Nothing was written: a batch is all or nothing, so call again without them.`);
+      }
+    }
+    const body = parseWith(ZAgentLabelsBody, { testRunId, labels }, "arguments");
+    const result = await saveAgentLabels(db, auth, body);
+    return renderLabelWrites(db, auth.organizationId, labels, result.labels, testRunId);
+  },
+});

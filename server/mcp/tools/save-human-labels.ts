@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { parseWith } from "../../http/define-route.ts";
+import { ZHumanLabelsBody } from "../../labels/labels.schemas.ts";
+import { saveHumanLabels } from "../../labels/trace-labels.service.ts";
+import { fromJsonText, zBool, zId, zText } from "../args.ts";
+import { renderLabelWrites } from "../render/label-writes.ts";
+import { defineTool } from "../tool.ts";
+
+const zEntry = fromJsonText(
+  z.object({
+    traceId: zText(500).min(1),
+    label: zBool.describe("true = PASS, false = FAIL."),
+    annotation: zText(20_000).describe("Why, in the person's words."),
+    confidence: z.enum(["VeryLow", "Low", "Medium", "High", "VeryHigh"]).optional(),
+    assertionId: zId.nullable().optional().describe("Score one assertion instead of the whole trace."),
+  }),
+);
+
+export const saveHumanLabelsTool = defineTool({
+  name: "save_human_labels",
+  aliases: ["set_human_labels"],
+  description:
+    "Record verdicts a person decided (1–200), validated at once. All or nothing: a trace outside the organization, the same target twice, " +
+    "or an assertion not active on its trace writes nothing. Use only for a person's decision.",
+  input: { labels: fromJsonText(z.array(zEntry).min(1, "give 1 to 200 labels").max(200, "give 1 to 200 labels")) },
+  run: async (args, { db, auth }) => {
+    const body = parseWith(ZHumanLabelsBody, { labels: args.labels }, "arguments");
+    const result = await saveHumanLabels(db, auth, body.labels);
+    return renderLabelWrites(
+      db,
+      auth.organizationId,
+      args.labels,
+      result.labels.map((l, i) => ({ key: args.labels[i].traceId, traceId: l.traceId, action: l.action })),
+      undefined,
+    );
+  },
+});
