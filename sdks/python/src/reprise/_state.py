@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from typing import Any, Dict, List, Optional
 
 from .encoding import EncodedValue, encode_value
@@ -19,13 +19,28 @@ def to_span_type(value: Any) -> str:
     return value if isinstance(value, str) and value in SPAN_TYPES else "custom"
 
 
+def new_id() -> str:
+    """A random UUID v4. The ``random`` module (reseeded in a forked child) is much cheaper than ``os.urandom``
+    on the application's path, and ids need uniqueness, not secrecy."""
+    return str(uuid.UUID(int=random.getrandbits(128), version=4))
+
+
 def now_ns() -> int:
     return time.time_ns()
 
 
+_second_cache = (-1, "")
+
+
 def iso(ns: int) -> str:
-    """ISO-8601 UTC with microseconds and ``Z``."""
-    return datetime.fromtimestamp(ns / 1e9, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    """ISO-8601 UTC with microseconds and ``Z``; the formatted second is cached (spans cluster in time)."""
+    global _second_cache
+    seconds, rest = divmod(ns, 1_000_000_000)
+    cached_second, prefix = _second_cache
+    if cached_second != seconds:
+        prefix = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))
+        _second_cache = (seconds, prefix)
+    return f"{prefix}.{rest // 1000:06d}Z"
 
 
 @dataclass
@@ -51,7 +66,7 @@ class SpanState:
 
     def __init__(self, name: str, type_: str, instrumentation: str, parent_id: Optional[str],
                  function_name: Optional[str]) -> None:
-        self.id = str(uuid.uuid4())
+        self.id = new_id()
         self.name = name
         self.type = type_
         self.instrumentation = instrumentation
@@ -103,7 +118,7 @@ class TraceState:
 
     def __init__(self, trace_function_key: str, ingestion_type: str, replay: Optional[ReplayAttribution],
                  trace_id: Optional[str] = None) -> None:
-        self.id = trace_id or str(uuid.uuid4())
+        self.id = trace_id or new_id()
         self.trace_function_key = trace_function_key
         self.ingestion_type = ingestion_type
         self.replay = replay

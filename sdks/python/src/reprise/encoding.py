@@ -40,8 +40,42 @@ class EncodedValue(NamedTuple):
     lost: List[str]
 
 
+class _NotPlain(Exception):
+    pass
+
+
+def _plain_copy(value: Any, depth: int) -> Any:
+    """A copy of plain JSON data (the common case, and the hot path); raises :class:`_NotPlain` at the first value
+    that needs the walker (a type with meta, a non-finite float, a cycle or over-deep nesting)."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is float:
+        if value - value == 0.0:
+            return value
+        raise _NotPlain
+    if depth >= MAX_DEPTH:
+        raise _NotPlain
+    if kind is list:
+        return [_plain_copy(item, depth + 1) for item in value]
+    if kind is dict:
+        copy_: Dict[str, Any] = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                raise _NotPlain
+            copy_[key] = _plain_copy(item, depth + 1)
+        return copy_
+    raise _NotPlain
+
+
 def encode_value(value: Any) -> EncodedValue:
     """Encodes ``value``; never raises."""
+    try:
+        return EncodedValue(_plain_copy(value, 0), None, [])
+    except _NotPlain:
+        pass
+    except RecursionError:
+        pass
     walker = _Walker()
     try:
         data = walker.walk(value, "", 0)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
+import random
 from dataclasses import dataclass, field
 from typing import Any, Dict, Optional
 
@@ -30,8 +30,8 @@ class Carrier:
     end_ns: int
     span_id: Optional[str] = None
     is_error: bool = False
-    otel_trace_id: bytes = field(default_factory=lambda: os.urandom(16))
-    otel_span_id: bytes = field(default_factory=lambda: os.urandom(8))
+    otel_trace_id: bytes = field(default_factory=lambda: random.getrandbits(128).to_bytes(16, "big"))
+    otel_span_id: bytes = field(default_factory=lambda: random.getrandbits(64).to_bytes(8, "big"))
     _payload_text: Optional[str] = None
 
     def payload_text(self) -> str:
