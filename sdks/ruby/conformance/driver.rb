@@ -49,8 +49,6 @@ class Driver
   end
 
   def trace(command)
-    raise Reprise::ClosedError, "the client is closed; the trace was not submitted" if client.closed?
-
     tree = command["tree"]
     trace_id = nil
     begin
