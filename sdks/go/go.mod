@@ -1,0 +1,3 @@
+module github.com/reprise/reprise/sdks/go
+
+go 1.19
