@@ -85,7 +85,8 @@ func (f *fakeReprise) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if handler != nil {
-		handler(w, r.WithContext(r.Context()))
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		handler(w, r)
 		return
 	}
 	if r.URL.Path == "/api/sdk/sim-plan" {
