@@ -45,13 +45,14 @@ class SimPlanTest(unittest.TestCase):
         nodes = [{"traceFunctionKey": "plan-fn", "name": n, "captureContent": False}
                  for n in ("secret", "failing-secret", "plan-fn")]
         spans, completions = self.run_trace((200, {"nodes": nodes}), delay=0.2)
-        self.assertNotIn("secret", spans)  # a content-off child without error is not sent
+        self.assertEqual(spans["secret"], {"name": "secret", "type": "llm", "function_name": "secret",
+                                           "content_off_by_simulation_plan": True})  # flagged, not withheld
         self.assertEqual(spans["failing-secret"], {"name": "failing-secret", "type": "custom", "function_name": "failing_secret",
                                                    "error": "no", "content_off_by_simulation_plan": True})
         self.assertTrue(spans["plan-fn"]["content_off_by_simulation_plan"])
         self.assertNotIn("input", spans["plan-fn"])
         self.assertEqual(spans["open"]["output"], "p")
-        self.assertEqual(completions[0]["expectedSpanCount"], 3)
+        self.assertEqual(completions[0]["expectedSpanCount"], 4)
 
     def test_404_is_an_empty_plan(self):
         spans, completions = self.run_trace((404, {"error": "nope"}))

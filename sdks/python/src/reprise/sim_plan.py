@@ -194,8 +194,8 @@ class SimPlanGate:
     def _process(self, submission: SpanSubmission, state: PlanState) -> bool:
         payload = submission.carrier.payload
         if state[0] == "ready" and (submission.trace_function_key, submission.span_name) in state[1]:
-            if not submission.is_root and not submission.has_error:
-                return False  # content-off children are not sent at all
+            # Sent without content and flagged, never withheld, so the server can count the node; the span tree
+            # leaves such spans out unless they recorded an error (sim plan rules 2 and 3).
             _strip_content(payload)
         elif state[0] == "unavailable" and not submission.is_root:
             _strip_content(payload)
