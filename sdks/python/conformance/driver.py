@@ -17,7 +17,6 @@ from reprise import (  # noqa: E402
     ReplayBarrierTimeoutError,
     Reprise,
     RepriseApiError,
-    RepriseClosedError,
     RepriseConfigError,
     get_current_span,
     get_current_trace,
@@ -140,7 +139,7 @@ def cmd_function_trace(req: Dict[str, Any]) -> Any:
     function = client().lookup_function(req["name"])
     value = req.get("input")
     inputs = value if isinstance(value, dict) else {"input": value}
-    client().record_function_trace(function["id"], req.get("output"), inputs)
+    client().record_function_trace(function, req.get("output"), inputs)
     return None
 
 
@@ -190,8 +189,6 @@ def error_of(error: BaseException) -> Dict[str, Any]:
         return {"type": "config_error", "message": str(error)}
     if isinstance(error, ReplayBarrierTimeoutError):
         return {"type": "replay_barrier_timeout", "pendingTraceIds": error.pending_trace_ids, "message": str(error)}
-    if isinstance(error, RepriseClosedError):
-        return {"type": "closed", "message": str(error)}
     return {"type": "other", "message": f"{type(error).__name__}: {error}"}
 
 

@@ -132,8 +132,10 @@ class ReplayTest(unittest.TestCase):
         self.assertEqual(client.lookup_function("f")["id"], "fn-1")
         with self.assertRaises(reprise.FunctionNotFoundError):
             client.lookup_function("missing")
-        client.record_function_trace("fn-1", {"answer": 4}, {"q": "2+2"})
+        self.assertTrue(client.record_function_trace(client.lookup_function("f"), {"answer": 4}, {"q": "2+2"}))
         self.assertTrue(client.flush_traces(5))
+        client.close(5)
+        self.assertFalse(client.record_function_trace("fn-1", "late"))
         [(op, payload)] = fake.server.carriers()
         self.assertEqual(op, "internal_trace")
         self.assertEqual(payload["functionId"], "fn-1")

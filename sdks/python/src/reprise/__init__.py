@@ -12,7 +12,6 @@ from .errors import (
     FunctionNotFoundError,
     ReplayBarrierTimeoutError,
     RepriseApiError,
-    RepriseClosedError,
     RepriseConfigError,
     RepriseError,
 )
@@ -42,7 +41,6 @@ __all__ = [
     "RepriseError",
     "RepriseApiError",
     "RepriseConfigError",
-    "RepriseClosedError",
     "FunctionNotFoundError",
     "ReplayBarrierTimeoutError",
     "ReplayResult",

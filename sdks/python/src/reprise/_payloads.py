@@ -120,12 +120,16 @@ def build_completion_carrier(trace: TraceState) -> Carrier:
     )
 
 
-def build_function_trace_carrier(function_id: str, inputs: Optional[Dict[str, Any]], result: Any) -> Carrier:
-    """A function-execution trace (``internal_trace``): ``result`` as a string (JSON text unless already one)."""
+def build_function_trace_carrier(function_id: str, function_name: Optional[str], inputs: Optional[Dict[str, Any]],
+                                 result: Any, raw_collector: Any = None) -> Carrier:
+    """A function-execution trace (``internal_trace``): the body of ``POST /api/sdk/functions/{id}/traces`` plus
+    ``functionId``; ``result`` as a string (JSON text unless already one)."""
     text = result if isinstance(result, str) else json.dumps(to_json_compatible(result), ensure_ascii=False)
     payload: Dict[str, Any] = {"functionId": function_id, "result": text, "source": SDK_FUNCTION_SOURCE, "sdkVersion": SDK_VERSION}
     if inputs:
         payload["inputs"] = to_json_compatible(inputs)
-    started = now_ns()
-    return Carrier(operation=INTERNAL_TRACE, payload=payload, trace_id=function_id, name="reprise.internal_trace",
-                   start_ns=started, end_ns=started)
+    if raw_collector is not None:
+        payload["rawCollector"] = to_json_compatible(raw_collector)
+    now = now_ns()
+    return Carrier(operation=INTERNAL_TRACE, payload=payload, trace_id=function_id,
+                   name=function_name or "reprise.internal_trace", start_ns=now, end_ns=now)

@@ -14,7 +14,7 @@ from ._pipeline import Pipeline, flush_all
 from ._recorder import TRACED_ATTRIBUTE, Recorder, RunSpec
 from ._state import to_span_type
 from .config import ResolvedConfig, resolve_config
-from .errors import FunctionNotFoundError, RepriseClosedError, RepriseConfigError
+from .errors import FunctionNotFoundError, RepriseConfigError
 from .handles import CurrentSpan, CurrentTrace, DetachedTrace, get_current_span, get_current_trace
 from .replay import ReplayHost, ReplayResult, invoke_in_replay_context, run_replay
 
@@ -182,14 +182,28 @@ class Reprise:
             raise FunctionNotFoundError(name, f"{self.config.service_url}/functions")
         return body
 
-    def record_function_trace(self, function_id: str, result: Any, inputs: Optional[Mapping[str, Any]] = None) -> bool:
-        """Records a function-execution trace (``internal_trace`` carrier) for a function found with
-        :meth:`lookup_function`. Delivered in the background; False when the client is closed or disabled."""
-        if not self.enabled:
+    def record_function_trace(
+        self,
+        function: Union[Mapping[str, Any], str],
+        result: Any,
+        inputs: Optional[Mapping[str, Any]] = None,
+        *,
+        raw_collector: Any = None,
+    ) -> bool:
+        """Records one execution of a function found with :meth:`lookup_function` (its dict, or its id) as a
+        function-execution trace: an ``internal_trace`` carrier delivered in the background like spans. ``result``
+        is a string or any JSON value (sent as its JSON text). False when nothing was queued (tracing disabled, or
+        the client closed); never raises."""
+        if not self.enabled or self._closed:
             return False
-        if self._closed:
-            raise RepriseClosedError("the client is closed")
-        return self._pipeline.submit(build_function_trace_carrier(function_id, dict(inputs) if inputs else None, result))
+        try:
+            function_id = function if isinstance(function, str) else str(function["id"])
+            name = None if isinstance(function, str) else function.get("name")
+            carrier = build_function_trace_carrier(function_id, name, dict(inputs) if inputs else None, result, raw_collector)
+            return self._pipeline.submit(carrier)
+        except Exception as error:
+            warn_once("function-trace", f"A function trace could not be recorded: {error!r}")
+            return False
 
     def replay(
         self,

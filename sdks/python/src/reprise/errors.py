@@ -13,10 +13,6 @@ class RepriseConfigError(RepriseError):
     """A blocking call needs an API key and none was configured."""
 
 
-class RepriseClosedError(RepriseError):
-    """The client was closed; nothing more is accepted."""
-
-
 class RepriseApiError(RepriseError):
     """The server rejected a blocking call (non-2xx, or a 2xx body with ``error``), or could not be reached."""
 
