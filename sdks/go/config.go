@@ -17,7 +17,7 @@ const (
 	maxRequestBytesCeiling    = 3_000_000
 	defaultExportConcurrency  = 32
 	maxExportConcurrency      = 64
-	defaultCarriersPerRequest = 8
+	defaultCarriersPerRequest = 128
 	maxBackoff                = 5 * time.Second
 )
 
@@ -81,7 +81,7 @@ type TransportTuning struct {
 	ScheduledDelay time.Duration
 	// MaxExportBatchSize is the carriers per export call. Default 512 (direct) or 32 (Collector).
 	MaxExportBatchSize int
-	// MaxCarriersPerRequest is the carriers per HTTP request. Default 8.
+	// MaxCarriersPerRequest is the carriers per HTTP request. Default 128.
 	MaxCarriersPerRequest int
 	// ExportTimeout is the budget of one export call, waits and retries included. Default 30 s.
 	ExportTimeout time.Duration

@@ -20,7 +20,7 @@ func TestResolveConfigDefaults(t *testing.T) {
 		c.ExportConcurrency != 32 || !c.Compression || !c.SimPlanEnabled {
 		t.Fatalf("defaults wrong: %+v %v", c, warnings)
 	}
-	want := TransportTuning{MaxQueueSize: 8192, ScheduledDelay: 5 * time.Second, MaxExportBatchSize: 512, MaxCarriersPerRequest: 8,
+	want := TransportTuning{MaxQueueSize: 8192, ScheduledDelay: 5 * time.Second, MaxExportBatchSize: 512, MaxCarriersPerRequest: 128,
 		ExportTimeout: 30 * time.Second, RequestTimeout: 30 * time.Second, MaxAttempts: 5, BackoffBase: 100 * time.Millisecond}
 	if c.Tuning != want {
 		t.Fatalf("tuning %+v, want %+v", c.Tuning, want)

@@ -240,19 +240,12 @@ func (g *gate) releaseLocked() {
 	}
 }
 
-// process applies the plan to one span: content-off children are not sent unless they recorded an error;
-// content-off roots are sent without content; while the plan is unavailable children go without content.
+// process applies the plan to one span (docs/api.md, sim plan rule 2): a content-off node is sent without input,
+// output and prompt and flagged content_off_by_simulation_plan (the server's span tree then omits it unless it
+// recorded an error); while the plan cannot be read, children are sent without content.
 func (g *gate) process(sub *spanSubmission, kind planKind, off map[string]bool) bool {
-	contentOff := false
-	switch {
-	case kind == planReady && off[nodeKey(sub.traceFunctionKey, sub.spanName)]:
-		if !sub.isRoot && !sub.hasError {
-			return false
-		}
-		contentOff = true
-	case kind == planUnavailable && !sub.isRoot:
-		contentOff = true
-	}
+	contentOff := (kind == planReady && off[nodeKey(sub.traceFunctionKey, sub.spanName)]) ||
+		(kind == planUnavailable && !sub.isRoot)
 	carrier := sub.build(contentOff)
 	if carrier == nil {
 		return false

@@ -1,6 +1,6 @@
 // Command conformance-driver is the Go SDK's conformance driver: JSON lines on stdin and stdout
 // (sdks/conformance/PROTOCOL.md). It builds one client from the environment alone, on the first command that
-// needs it. Commands run concurrently; answers are written in request order.
+// needs it.
 package main
 
 import (
@@ -39,30 +39,16 @@ func sdk() *reprise.Client {
 }
 
 func main() {
-	answers := make(chan chan answer, 1024)
-	done := make(chan struct{})
-	go writeAnswers(answers, done)
+	out := bufio.NewWriter(os.Stdout)
 	scanner := bufio.NewScanner(os.Stdin)
 	scanner.Buffer(make([]byte, 1<<20), 256<<20)
+	// Commands run one at a time, in order: a command sees everything the previous ones recorded.
 	for scanner.Scan() {
 		line := scanner.Bytes()
 		if len(line) == 0 {
 			continue
 		}
-		slot := make(chan answer, 1)
-		answers <- slot
-		raw := append([]byte(nil), line...)
-		go func() { slot <- handle(raw) }()
-	}
-	close(answers)
-	<-done
-}
-
-func writeAnswers(answers <-chan chan answer, done chan<- struct{}) {
-	defer close(done)
-	out := bufio.NewWriter(os.Stdout)
-	for slot := range answers {
-		a := <-slot
+		a := handle(line)
 		encoded, err := json.Marshal(a)
 		if err != nil {
 			encoded, _ = json.Marshal(answer{ID: a.ID, Error: map[string]any{"type": "other", "message": err.Error()}})
