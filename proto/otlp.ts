@@ -38,6 +38,15 @@ export function decodeExportRequest(bytes: Uint8Array): PbExportTraceServiceRequ
   return requestType.decode(bytes) as unknown as PbExportTraceServiceRequest;
 }
 
+/**
+ * Decodes a request to plain objects (the native OpenTelemetry door reads every field): 64-bit integers
+ * as decimal strings, enums as numbers, bytes as Uint8Array, only the fields present on the wire.
+ */
+export function decodeExportRequestObject(bytes: Uint8Array): Record<string, unknown> {
+  const message = requestType.decode(bytes);
+  return requestType.toObject(message, { longs: String, enums: Number, defaults: false, arrays: false, oneofs: false });
+}
+
 /** Encodes a request (tests and the benchmark build protobuf bodies with it). */
 export function encodeExportRequest(request: PbExportTraceServiceRequest): Uint8Array {
   return requestType.encode(requestType.fromObject(request as Record<string, unknown>)).finish();

@@ -32,6 +32,8 @@ export const ZEnv = z.object({
   REPRISE_INIT_USER_PASSWORD: optionalString,
   REPRISE_INIT_API_KEY: optionalString,
   REPRISE_OTLP_INGEST_CONCURRENCY: intInRange(1, 32, 8),
+  /** Native OpenTelemetry traces complete once their root arrived and no span arrived for this long (docs/otel.md). */
+  REPRISE_OTEL_QUIET_SECONDS: intInRange(1, 86_400, 10),
   REPRISE_JUDGE_CONCURRENCY: intInRange(1, 64, 4),
   /** Model the LLM judge uses for replay assertions without a `check` (graders name their own model). */
   REPRISE_JUDGE_MODEL: optionalString.transform((v) => v ?? "gpt-4o-mini"),

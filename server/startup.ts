@@ -6,6 +6,7 @@ import { logger } from "./logger.ts";
 import { migrate } from "./db/migrator.ts";
 import { ensureInitialOrganization } from "./auth/auth.service.ts";
 import { startGrading } from "./grading/grading.worker.ts";
+import { startQuietCompletion } from "./ingest/completion/quiet.worker.ts";
 
 type StartHook = () => Promise<void> | void;
 const hooks: StartHook[] = [];
@@ -17,6 +18,8 @@ export function onStart(hook: StartHook): void {
 
 // Grading worker: live grading of completed traces, re-runs, replay grading jobs (docs/graders.md).
 onStart(async () => void (await startGrading(await getDb())));
+// Native OpenTelemetry traces complete by quiet period (docs/otel.md, "Completion").
+onStart(async () => void startQuietCompletion((await getDb()).sql, { quietSeconds: getEnv().REPRISE_OTEL_QUIET_SECONDS }));
 
 export async function startServer(): Promise<void> {
   const env = getEnv();

@@ -59,6 +59,8 @@ export interface LiveGradingTarget {
   traceId: string;
   /** null when the trace has nothing to grade (a replay, dropped, not completed, or no live grader). */
   graderId: string | null;
+  /** trace.completed, or trace.amended (a native OpenTelemetry trace that got spans after completing). */
+  kind: string;
 }
 
 /**
@@ -69,14 +71,14 @@ export interface LiveGradingTarget {
 export async function claimCompletionEvents(tx: SqlClient, limit: number): Promise<LiveGradingTarget[]> {
   return tx.query<LiveGradingTarget>(sql`
     WITH claimed AS (
-      SELECT id, organization_id, trace_id FROM trace_events
-      WHERE processed_at IS NULL AND kind = 'trace.completed'
+      SELECT id, organization_id, trace_id, kind FROM trace_events
+      WHERE processed_at IS NULL AND kind IN ('trace.completed', 'trace.amended')
       ORDER BY id LIMIT ${limit}
       FOR UPDATE SKIP LOCKED
     ), marked AS (
       UPDATE trace_events e SET processed_at = now() FROM claimed c WHERE e.id = c.id RETURNING e.id
     )
-    SELECT c.id::text AS "eventId", c.organization_id AS "organizationId", c.trace_id AS "traceId", g.id AS "graderId"
+    SELECT c.id::text AS "eventId", c.organization_id AS "organizationId", c.trace_id AS "traceId", g.id AS "graderId", c.kind
     FROM claimed c
     LEFT JOIN traces t ON t.organization_id = c.organization_id AND t.id = c.trace_id
       AND t.test_run_id IS NULL AND NOT t.dropped AND t.status IN ('completed', 'failed')

@@ -16,7 +16,8 @@ export async function dispatchCompletionEvents(db: Database, limit = LIVE_BATCH)
   return db.sql.transaction(async (tx) => {
     const rows = await claimCompletionEvents(tx, limit);
     const graded = rows.filter((r) => r.graderId !== null);
-    const jobs = gradingJobs(graded.map((r) => ({ organizationId: r.organizationId, traceId: r.traceId, graderIds: [r.graderId!], dedupeKey: "live" })));
+    // An amended trace is graded once more: its jobs get ids of their own.
+    const jobs = gradingJobs(graded.map((r) => ({ organizationId: r.organizationId, traceId: r.traceId, graderIds: [r.graderId!], dedupeKey: r.kind === "trace.amended" ? "amended" : "live" })));
     await client.insert(GRADING_QUEUE, jobs, tx);
     return { events: new Set(rows.map((r) => r.eventId)).size, jobs: jobs.length };
   });

@@ -3,6 +3,7 @@
 // them with set-based SQL in one transaction and reports per-item rejections.
 import type { TAuthContext } from "../auth/auth.schemas.ts";
 import type { Database } from "../db.ts";
+import type { SqlClient } from "../db/sql.ts";
 import type { TIngestItem, TIngestResult, TRejection } from "./ingest.schemas.ts";
 import { functionNotFound, preparePlan } from "./write/prepare-plan.ts";
 import { isDataError, writeBatch } from "./write/write-batch.ts";
@@ -13,6 +14,11 @@ export interface TIngestOptions {
    * The normal path writes the whole batch as one set-based transaction.
    */
   concurrency?: number;
+  /**
+   * Runs inside the write transaction after the rows are written, with the canonical ids of the traces
+   * written (the native OpenTelemetry door records its traces' arrival times there).
+   */
+  afterWrite?: (tx: SqlClient, traceIds: string[]) => Promise<void>;
 }
 
 /**
@@ -28,10 +34,10 @@ export async function ingestBatch(db: Database, auth: TAuthContext, items: TInge
   let stored: Set<string> = new Set();
   if (!empty) {
     try {
-      stored = (await writeBatch(db.sql, org, plan)).storedFunctionExecutionIds;
+      stored = (await writeBatch(db.sql, org, plan, options.afterWrite)).storedFunctionExecutionIds;
     } catch (error) {
       if (!isDataError(error)) throw error;
-      return isolate(db, auth, items, rejected, error, options.concurrency ?? 8);
+      return isolate(db, auth, items, rejected, error, options);
     }
   }
   const result: TIngestResult = { traceIds: traceIdMap(), functionExecutionIds: [], rejected };
@@ -56,8 +62,9 @@ async function isolate(
   items: TIngestItem[],
   rejected: Map<number, TRejection>,
   error: unknown,
-  concurrency: number,
+  options: TIngestOptions,
 ): Promise<TIngestResult> {
+  const concurrency = options.concurrency ?? 8;
   const result: TIngestResult = { traceIds: traceIdMap(), functionExecutionIds: [], rejected };
   const pending = items.map((_, i) => i).filter((i) => !rejected.has(i));
   if (pending.length <= 1) {
@@ -68,7 +75,7 @@ async function isolate(
   const worker = async () => {
     while (next < pending.length) {
       const index = pending[next++];
-      const one = await ingestBatch(db, auth, [items[index]], { concurrency: 1 });
+      const one = await ingestBatch(db, auth, [items[index]], { ...options, concurrency: 1 });
       Object.assign(result.traceIds, one.traceIds);
       result.functionExecutionIds.push(...one.functionExecutionIds);
       const reason = one.rejected.get(0);

@@ -17,21 +17,21 @@ const MAX_REASONS = 10;
 const MAX_REASON_LENGTH = 300;
 
 /** "2 carrier(s) rejected: <location>: <reason>; …" (the OTLP partialSuccess.errorMessage). */
-export function summarizeRejections(reasons: string[]): string {
+export function summarizeRejections(reasons: string[], what = "carrier(s)"): string {
   const shown = reasons.slice(0, MAX_REASONS).map((r) => (r.length > MAX_REASON_LENGTH ? `${r.slice(0, MAX_REASON_LENGTH)}…` : r));
   const more = reasons.length > MAX_REASONS ? `; and ${reasons.length - MAX_REASONS} more` : "";
-  return `${reasons.length} carrier(s) rejected: ${shown.join("; ")}${more}`;
+  return `${reasons.length} ${what} rejected: ${shown.join("; ")}${more}`;
 }
 
-export function exportResponse(format: TOtlpFormat, reasons: string[], traceIds: Record<string, string>): Response {
-  const partialSuccess = reasons.length > 0 ? { rejectedSpans: reasons.length, errorMessage: summarizeRejections(reasons) } : undefined;
+export function exportResponse(format: TOtlpFormat, reasons: string[], traceIds: Record<string, string> | undefined, what?: string): Response {
+  const partialSuccess = reasons.length > 0 ? { rejectedSpans: reasons.length, errorMessage: summarizeRejections(reasons, what) } : undefined;
   if (format === "protobuf") {
     return new Response(new Uint8Array(encodeExportResponse(partialSuccess)), {
       headers: { "content-type": "application/x-protobuf" },
     });
   }
   // Full success is `{}` plus Reprise's traceIds map (wire-facts §6.4).
-  return json({ ...(partialSuccess ? { partialSuccess } : {}), traceIds });
+  return json({ ...(partialSuccess ? { partialSuccess } : {}), ...(traceIds ? { traceIds } : {}) });
 }
 
 /** gRPC status codes OTLP/HTTP clients expect in a google.rpc.Status error body. */

@@ -66,11 +66,14 @@ export interface TWriteOutcome {
 const RETRYABLE = new Set(["40P01", "40001"]);
 const MAX_ATTEMPTS = 5;
 
-export async function writeBatch(db: SqlDatabase, organizationId: string, plan: TWritePlan): Promise<TWriteOutcome> {
+/** Runs inside the write transaction, after the rows are written (see TIngestOptions.afterWrite). */
+export type TAfterWrite = (tx: SqlClient, traceIds: string[]) => Promise<void>;
+
+export async function writeBatch(db: SqlDatabase, organizationId: string, plan: TWritePlan, afterWrite?: TAfterWrite): Promise<TWriteOutcome> {
   for (let attempt = 1; ; attempt++) {
     try {
       const maxStatementBytes = db.kind === "pglite" ? MAX_PGLITE_STATEMENT_JSON_BYTES : MAX_STATEMENT_JSON_BYTES;
-      return await db.transaction((tx) => writeOnce(tx, organizationId, plan, maxStatementBytes));
+      return await db.transaction((tx) => writeOnce(tx, organizationId, plan, maxStatementBytes, afterWrite));
     } catch (error) {
       if (attempt >= MAX_ATTEMPTS || !RETRYABLE.has(sqlState(error) ?? "")) throw error;
       await new Promise((resolve) => setTimeout(resolve, 5 * 2 ** attempt * (0.5 + Math.random())));
@@ -78,7 +81,13 @@ export async function writeBatch(db: SqlDatabase, organizationId: string, plan: 
   }
 }
 
-async function writeOnce(tx: SqlClient, organizationId: string, plan: TWritePlan, maxStatementBytes: number): Promise<TWriteOutcome> {
+async function writeOnce(
+  tx: SqlClient,
+  organizationId: string,
+  plan: TWritePlan,
+  maxStatementBytes: number,
+  afterWrite?: TAfterWrite,
+): Promise<TWriteOutcome> {
   const droppedTraceIds = new Set<string>();
   // The first run of spans goes in the traces statement, which discards those of dropped traces itself.
   const [first, ...rest] = chunkBySize(plan.spans, maxStatementBytes);
@@ -102,6 +111,7 @@ async function writeOnce(tx: SqlClient, organizationId: string, plan: TWritePlan
       ? await insertFunctionExecutions(tx, organizationId, jsonArray(plan.functionExecutions))
       : [];
   const candidates = plan.traces.map((t) => t.row.id).filter((id) => !droppedTraceIds.has(id));
+  if (afterWrite && candidates.length > 0) await afterWrite(tx, candidates);
   const completed = await completeReadyTraces(tx, organizationId, candidates);
   return { droppedTraceIds, completedTraceIds: completed.map((c) => c.id), storedFunctionExecutionIds: new Set(stored) };
 }

@@ -1,0 +1,123 @@
+// Completion by quiet period (docs/otel.md, "Completion"), for traces of the native OpenTelemetry door:
+// they carry no completion signal and no span count. A pending trace completes once its root span has
+// arrived and no new span of it has arrived for the quiet period; an amended trace (a span arrived after
+// completion) is handed to the graders once more after the same quiet period. Rows are claimed with
+// FOR UPDATE SKIP LOCKED, so several server instances sweep without doing the work twice.
+import { sql, uuidArray, type SqlClient } from "../../db/sql.ts";
+import { TRACE_COMPLETED_EVENT } from "./completion.queries.ts";
+
+export const TRACE_AMENDED_EVENT = "trace.amended";
+
+export interface TQuietTrace {
+  organizationId: string;
+  id: string;
+}
+
+/** Pending quiet traces whose root arrived and that have been quiet long enough, locked. */
+export function claimQuietTraces(tx: SqlClient, quietSeconds: number, limit: number): Promise<TQuietTrace[]> {
+  return tx.query<TQuietTrace>(sql`
+    SELECT t.organization_id AS "organizationId", t.id FROM traces t
+    WHERE t.completion_mode = 'quiet' AND t.status = 'pending' AND NOT t.dropped
+      AND t.last_span_at <= now() - make_interval(secs => ${quietSeconds}::double precision)
+      AND EXISTS (SELECT 1 FROM spans s
+        WHERE s.organization_id = t.organization_id AND s.trace_id = t.id AND s.source_parent_span_id IS NULL)
+    ORDER BY t.last_span_at
+    LIMIT ${limit}
+    FOR UPDATE OF t SKIP LOCKED`);
+}
+
+/** Completed quiet traces that were amended, quiet again, and not yet handed to the graders again, locked. */
+export function claimAmendedTraces(tx: SqlClient, quietSeconds: number, limit: number): Promise<TQuietTrace[]> {
+  return tx.query<TQuietTrace>(sql`
+    SELECT t.organization_id AS "organizationId", t.id FROM traces t
+    WHERE t.completion_mode = 'quiet' AND t.amended_at IS NOT NULL AND t.status <> 'pending' AND NOT t.dropped
+      AND t.last_span_at <= now() - make_interval(secs => ${quietSeconds}::double precision)
+      AND NOT EXISTS (SELECT 1 FROM trace_events e
+        WHERE e.organization_id = t.organization_id AND e.trace_id = t.id AND e.kind = ${TRACE_AMENDED_EVENT})
+    ORDER BY t.last_span_at
+    LIMIT ${limit}
+    FOR UPDATE OF t SKIP LOCKED`);
+}
+
+export interface TIoSpanRow {
+  id: string;
+  parentSpanId: string | null;
+  sourceParentSpanId: string | null;
+  type: string;
+  startedAt: string | null;
+  endedAt: string | null;
+  input: unknown;
+  output: unknown;
+  ioFrom: unknown;
+}
+
+/** The spans of one trace with what deriving the trace's input and output reads. */
+export function selectIoSpans(tx: SqlClient, organizationId: string, traceId: string): Promise<TIoSpanRow[]> {
+  return tx.query<TIoSpanRow>(sql`
+    SELECT id, parent_span_id AS "parentSpanId", source_parent_span_id AS "sourceParentSpanId", type,
+      started_at::text AS "startedAt", ended_at::text AS "endedAt",
+      raw_span->'span_data'->'input' AS input, raw_span->'span_data'->'output' AS output,
+      raw_span->'span_data'->'io_from' AS "ioFrom"
+    FROM spans WHERE organization_id = ${organizationId}::uuid AND trace_id = ${traceId}::uuid`);
+}
+
+/** Writes the root span's derived input and output, and which spans they came from. */
+export async function updateRootIo(tx: SqlClient, organizationId: string, spanId: string, io: { input: unknown; output: unknown; ioFrom: unknown }): Promise<void> {
+  const patch = JSON.stringify({ input: io.input ?? null, output: io.output ?? null, io_from: io.ioFrom });
+  await tx.query(sql`
+    UPDATE spans SET raw_span = jsonb_set(raw_span, '{span_data}', COALESCE(raw_span->'span_data', '{}'::jsonb) || ${patch}::jsonb), updated_at = now()
+    WHERE organization_id = ${organizationId}::uuid AND id = ${spanId}::uuid`);
+}
+
+/**
+ * Gives every native span of the traces the trace's own trace function key (the sim plan node key): a
+ * span that arrived before the root span knew only its service name.
+ */
+export async function alignNodeKeys(tx: SqlClient, organizationId: string, traceIds: string[]): Promise<void> {
+  await tx.query(sql`
+    UPDATE spans s SET node_key = t.trace_function_key, trace_function_key = t.trace_function_key
+    FROM traces t
+    WHERE t.organization_id = ${organizationId}::uuid AND t.id = ANY(${uuidArray(traceIds)})
+      AND s.organization_id = t.organization_id AND s.trace_id = t.id
+      AND t.trace_function_key IS NOT NULL AND s.node_key IS DISTINCT FROM t.trace_function_key`);
+}
+
+/**
+ * Completes the traces ("failed" when the root span recorded an error, as for SDK traces) and writes
+ * one trace.completed outbox row each, which live graders pick up exactly as for SDK traces.
+ */
+export async function completeQuietTraces(tx: SqlClient, organizationId: string, traceIds: string[]): Promise<void> {
+  await tx.query(sql`
+    WITH done AS (
+      UPDATE traces t SET
+        status = CASE WHEN EXISTS (
+          SELECT 1 FROM spans s
+          WHERE s.organization_id = t.organization_id AND s.trace_id = t.id
+            AND s.source_parent_span_id IS NULL AND s.error IS NOT NULL) THEN 'failed' ELSE 'completed' END,
+        completion_signal_at = COALESCE(t.completion_signal_at, now()),
+        completed_at = now(), updated_at = now()
+      WHERE t.organization_id = ${organizationId}::uuid AND t.id = ANY(${uuidArray(traceIds)}) AND t.status = 'pending'
+      RETURNING t.id
+    )
+    INSERT INTO trace_events (organization_id, trace_id, kind)
+    SELECT ${organizationId}::uuid, id, ${TRACE_COMPLETED_EVENT} FROM done
+    ON CONFLICT (organization_id, trace_id, kind) DO NOTHING`);
+}
+
+/** Records the amendment once (graders re-run once), and re-reads the status from the root span. */
+export async function markAmendedHandled(tx: SqlClient, organizationId: string, traceIds: string[]): Promise<void> {
+  await tx.query(sql`
+    WITH touched AS (
+      UPDATE traces t SET
+        status = CASE WHEN EXISTS (
+          SELECT 1 FROM spans s
+          WHERE s.organization_id = t.organization_id AND s.trace_id = t.id
+            AND s.source_parent_span_id IS NULL AND s.error IS NOT NULL) THEN 'failed' ELSE 'completed' END,
+        updated_at = now()
+      WHERE t.organization_id = ${organizationId}::uuid AND t.id = ANY(${uuidArray(traceIds)})
+      RETURNING t.id
+    )
+    INSERT INTO trace_events (organization_id, trace_id, kind)
+    SELECT ${organizationId}::uuid, id, ${TRACE_AMENDED_EVENT} FROM touched
+    ON CONFLICT (organization_id, trace_id, kind) DO NOTHING`);
+}

@@ -1,0 +1,113 @@
+// OTLP ExportTraceServiceRequest (OTLP/JSON, or protobuf decoded to plain objects) → OpenTelemetry spans.
+// The envelope is validated before anything is stored: a body that is not an ExportTraceServiceRequest
+// is a 400 (docs/otel.md). A span that cannot be used (ids missing or malformed) is reported with its
+// location and reason, and counted in partialSuccess; every other span goes on.
+import { decodeExportRequestObject } from "../../../proto/otlp.ts";
+import { AppError } from "../../errors.ts";
+import { hexId, keyValues, nanosToIso, spanKindOf, statusCodeOf, type TOtelEvent, type TOtelSpan } from "./otel-span.ts";
+
+type Obj = Record<string, unknown>;
+const isObject = (v: unknown): v is Obj => !!v && typeof v === "object" && !Array.isArray(v);
+
+export interface TDecodedRequest {
+  spans: Array<{ location: string; span: TOtelSpan }>;
+  /** "<location>: <reason>" for every span that cannot be used. */
+  problems: string[];
+}
+
+function invalid(path: string, message: string): AppError {
+  return new AppError("validation_failed", `Not an OTLP ExportTraceServiceRequest: ${path} ${message}`, { issues: [{ path, message }] });
+}
+
+/** A list field by its proto3 JSON name or its snake_case name; absent means empty. */
+function listOf(parent: Obj, camel: string, snake: string, path: string): Obj[] {
+  const value = parent[camel] ?? parent[snake];
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw invalid(`${path}${camel}`, "must be a list");
+  value.forEach((entry, i) => {
+    if (!isObject(entry)) throw invalid(`${path}${camel}[${i}]`, "must be an object");
+  });
+  return value as Obj[];
+}
+
+const field = (o: Obj, camel: string, snake: string) => (o[camel] !== undefined ? o[camel] : o[snake]);
+const text = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
+
+export function decodeJsonRequest(body: Buffer): TDecodedRequest {
+  let request: unknown;
+  try {
+    request = body.length === 0 ? {} : JSON.parse(body.toString("utf8"));
+  } catch (error) {
+    throw new AppError("invalid_json", `The request body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (!isObject(request)) throw invalid("(body)", "must be a JSON object");
+  return decodeRequestObject(request);
+}
+
+export function decodeProtobufRequest(body: Buffer): TDecodedRequest {
+  let request: Obj;
+  try {
+    request = decodeExportRequestObject(body);
+  } catch (error) {
+    throw new AppError("validation_failed", `Not an OTLP ExportTraceServiceRequest: the protobuf body cannot be decoded (${(error as Error).message})`);
+  }
+  return decodeRequestObject(request);
+}
+
+function decodeRequestObject(request: Obj): TDecodedRequest {
+  const out: TDecodedRequest = { spans: [], problems: [] };
+  listOf(request, "resourceSpans", "resource_spans", "").forEach((rs, i) => {
+    const resource = isObject(rs.resource) ? keyValues(rs.resource.attributes) : {};
+    listOf(rs, "scopeSpans", "scope_spans", `resourceSpans[${i}].`).forEach((ss, j) => {
+      const scopeObj = isObject(ss.scope) ? ss.scope : {};
+      const scope = { name: text(scopeObj.name), version: text(scopeObj.version) };
+      listOf(ss, "spans", "spans", `resourceSpans[${i}].scopeSpans[${j}].`).forEach((raw, k) => {
+        const location = `resourceSpans[${i}].scopeSpans[${j}].spans[${k}]`;
+        const span = toSpan(raw, resource, scope);
+        if (typeof span === "string") out.problems.push(`${location}: ${span}`);
+        else out.spans.push({ location, span });
+      });
+    });
+  });
+  return out;
+}
+
+/** One span, or the reason it cannot be used. */
+function toSpan(raw: Obj, resource: Obj, scope: TOtelSpan["scope"]): TOtelSpan | string {
+  const traceId = hexId(field(raw, "traceId", "trace_id"), 16);
+  if (!traceId) return "traceId must be 16 bytes (32 hex characters), not all zero";
+  const spanId = hexId(field(raw, "spanId", "span_id"), 8);
+  if (!spanId) return "spanId must be 8 bytes (16 hex characters), not all zero";
+  const rawParent = field(raw, "parentSpanId", "parent_span_id");
+  const parentSpanId = hexId(rawParent, 8);
+  const parentGiven = rawParent !== undefined && rawParent !== null && rawParent !== "" && !(rawParent instanceof Uint8Array && rawParent.length === 0);
+  if (parentGiven && !parentSpanId && !/^0+$/.test(typeof rawParent === "string" ? rawParent : Buffer.from(rawParent as Uint8Array).toString("hex"))) {
+    return "parentSpanId must be 8 bytes (16 hex characters) or empty";
+  }
+  const status = isObject(raw.status) ? raw.status : {};
+  const events: TOtelEvent[] = (Array.isArray(raw.events) ? raw.events : []).filter(isObject).map((e) => ({
+    name: typeof e.name === "string" ? e.name : "",
+    time: nanosToIso(field(e, "timeUnixNano", "time_unix_nano")),
+    attributes: keyValues(e.attributes),
+  }));
+  const links = (Array.isArray(raw.links) ? raw.links : []).filter(isObject).flatMap((l) => {
+    const t = hexId(field(l, "traceId", "trace_id"), 16);
+    const s = hexId(field(l, "spanId", "span_id"), 8);
+    return t && s ? [{ traceId: t, spanId: s, attributes: keyValues(l.attributes) }] : [];
+  });
+  return {
+    traceId,
+    spanId,
+    parentSpanId,
+    name: typeof raw.name === "string" ? raw.name : "",
+    kind: spanKindOf(raw.kind),
+    startTime: nanosToIso(field(raw, "startTimeUnixNano", "start_time_unix_nano")),
+    endTime: nanosToIso(field(raw, "endTimeUnixNano", "end_time_unix_nano")),
+    attributes: keyValues(raw.attributes),
+    events,
+    links,
+    status: { code: statusCodeOf(status.code), message: text(status.message) },
+    resource,
+    scope,
+  };
+}

@@ -1,0 +1,34 @@
+// The native door's own statement in the shared write transaction (docs/otel.md, "Completion"): after the
+// spans are written, each trace of the request is marked for completion by quiet period and records
+// when a new span of it last arrived. A span first stored after the trace completed marks it amended.
+// "New" means inserted by this transaction (created_at = now(), the transaction's timestamp), so a
+// retried batch neither delays completion nor amends a completed trace.
+import { sql, type SqlClient } from "../../db/sql.ts";
+import type { TNativeTraceInfo } from "./to-items.ts";
+
+export async function recordNativeTraces(tx: SqlClient, organizationId: string, traces: TNativeTraceInfo[]): Promise<void> {
+  if (traces.length === 0) return;
+  const rows = JSON.stringify([...traces].sort((a, b) => (a.id < b.id ? -1 : 1)));
+  await tx.query(sql`
+    WITH input AS (
+      SELECT i.*, EXISTS (
+        SELECT 1 FROM spans s
+        WHERE s.organization_id = ${organizationId}::uuid AND s.trace_id = i.id AND s.created_at = now()
+      ) AS fresh
+      FROM jsonb_to_recordset(${rows}::jsonb) AS i(
+        id uuid, name text, trace_function_key text, session_id text, metadata jsonb, started_at timestamptz, ended_at timestamptz)
+    )
+    UPDATE traces t SET
+      completion_mode = 'quiet',
+      name = COALESCE(i.name, t.name),
+      trace_function_key = COALESCE(i.trace_function_key, t.trace_function_key),
+      session_id = COALESCE(t.session_id, i.session_id),
+      metadata = t.metadata || COALESCE(i.metadata, '{}'::jsonb),
+      started_at = COALESCE(i.started_at, t.started_at),
+      ended_at = COALESCE(i.ended_at, t.ended_at),
+      last_span_at = CASE WHEN i.fresh OR t.last_span_at IS NULL THEN now() ELSE t.last_span_at END,
+      amended_at = CASE WHEN i.fresh AND t.status <> 'pending' THEN COALESCE(t.amended_at, now()) ELSE t.amended_at END,
+      updated_at = now()
+    FROM input i
+    WHERE t.organization_id = ${organizationId}::uuid AND t.id = i.id`);
+}
