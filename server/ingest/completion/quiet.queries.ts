@@ -44,8 +44,9 @@ export interface TIoSpanRow {
   parentSpanId: string | null;
   sourceParentSpanId: string | null;
   type: string;
-  startedAt: string | null;
-  endedAt: string | null;
+  /** Milliseconds since the epoch. */
+  startedAt: number | null;
+  endedAt: number | null;
   input: unknown;
   output: unknown;
   ioFrom: unknown;
@@ -55,7 +56,7 @@ export interface TIoSpanRow {
 export function selectIoSpans(tx: SqlClient, organizationId: string, traceId: string): Promise<TIoSpanRow[]> {
   return tx.query<TIoSpanRow>(sql`
     SELECT id, parent_span_id AS "parentSpanId", source_parent_span_id AS "sourceParentSpanId", type,
-      started_at::text AS "startedAt", ended_at::text AS "endedAt",
+      (extract(epoch FROM started_at) * 1000)::float8 AS "startedAt", (extract(epoch FROM ended_at) * 1000)::float8 AS "endedAt",
       raw_span->'span_data'->'input' AS input, raw_span->'span_data'->'output' AS output,
       raw_span->'span_data'->'io_from' AS "ioFrom"
     FROM spans WHERE organization_id = ${organizationId}::uuid AND trace_id = ${traceId}::uuid`);

@@ -4,7 +4,7 @@
 // judges and assertions read as the trace's input and output, with `io_from` naming where they came from.
 import type { TIoSpanRow } from "./quiet.queries.ts";
 
-const time = (v: string | null) => (v === null ? Number.POSITIVE_INFINITY : Date.parse(v.replace(" ", "T")));
+const time = (v: number | string | null) => (v === null ? Number.POSITIVE_INFINITY : Number(v));
 const isEmpty = (v: unknown) => v === null || v === undefined || (Array.isArray(v) && v.length === 0);
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
 

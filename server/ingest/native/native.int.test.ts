@@ -169,10 +169,10 @@ describe("native OpenTelemetry door", () => {
       const label = async () => db().prisma.graderLabel.findFirst({ where: { organizationId: o.organizationId, graderId: grader.id } });
       await until(async () => (await label()) !== null);
       expect(await label()).toMatchObject({ label: true, source: "live_grader" });
-      const gradedAt = (await label())!.evaluatedAt;
+      const gradedAt = (await label())!.evaluatedAt!;
       await postJson(request, o.apiKey); // a retry after completion does not amend
       expect((await traceRow(o, traceId)).amendedAt).toBeNull();
-      const late: TestSpan = { ...chat, spanId: spanIdHex(), name: "chat late", attributes: { ...chat.attributes, "gen_ai.output.messages": JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: "five" }] }]) } };
+      const late: TestSpan = { ...chat, spanId: spanIdHex(), name: "chat late", startMs: chat.endMs! + 10, endMs: chat.endMs! + 50, attributes: { ...chat.attributes, "gen_ai.output.messages": JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: "five" }] }]) } };
       await postJson(otlpJsonRequest([late], { "service.name": "amend-svc" }), o.apiKey);
       const amended = await traceRow(o, traceId);
       expect(amended.status).toBe("completed");
@@ -180,7 +180,9 @@ describe("native OpenTelemetry door", () => {
       expect(await spansOf(o, traceId)).toHaveLength(3);
       await sleep(QUIET * 1000 + 100);
       expect((await sweepQuietTraces(db().sql, QUIET)).amended).toBe(1);
-      await until(async () => (await label())!.evaluatedAt.getTime() > gradedAt.getTime());
+      await until(async () => (await label())!.evaluatedAt!.getTime() > gradedAt.getTime());
+      // Re-graded on the amended trace: its output now comes from the late (last) LLM span.
+      expect(await label()).toMatchObject({ label: false });
       const regradedAt = (await label())!.evaluatedAt;
       const later: TestSpan = { ...late, spanId: spanIdHex(), name: "chat later" };
       await postJson(otlpJsonRequest([later], { "service.name": "amend-svc" }), o.apiKey);
