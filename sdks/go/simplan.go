@@ -84,6 +84,7 @@ func (p *planSource) read(done chan struct{}) {
 	p.inFlight = nil
 	close(done)
 	p.mu.Unlock()
+	defer func() { _ = recover() }() // this goroutine must never take the application down
 	p.onSettled()
 }
 
