@@ -140,20 +140,22 @@ class TracingTest(unittest.TestCase):
         @client.span("slow")
         def slow():
             started.set()
-            time.sleep(0.3)
+            time.sleep(1.0)
             return "late"
+
+        threads = []
 
         @client.trace("root-returns-first")
         def root():
-            threading.Thread(target=contextvars.copy_context().run, args=(slow,)).start()
+            threads.append(threading.Thread(target=contextvars.copy_context().run, args=(slow,)))
+            threads[0].start()
             started.wait(5)
             return "early"
 
         root()
-        time.sleep(0.15)
         self.assertTrue(client.flush_traces(5))
         self.assertEqual(completions_of(self.server.carriers()), [])
-        time.sleep(0.3)
+        threads[0].join(5)
         spans, completions = self.delivered()
         self.assertEqual(len(spans), 2)
         self.assertEqual(completions[0]["expectedSpanCount"], 2)
@@ -163,18 +165,21 @@ class TracingTest(unittest.TestCase):
 
         @client.span("worker")
         def worker(n):
-            time.sleep(0.2)
+            time.sleep(1.0)
             return n
+
+        threads = []
 
         @client.trace("spawns")
         def root():
-            reprise.Thread(target=worker, args=(1,)).start()
+            threads.append(reprise.Thread(target=worker, args=(1,)))
+            threads[0].start()
             return get_current_trace().id
 
         trace_id = root()
         self.assertTrue(client.flush_traces(5))
         self.assertEqual(completions_of(self.server.carriers()), [])
-        time.sleep(0.4)
+        threads[0].join(5)
         spans, completions = self.delivered()
         worker_span = next(s for s in spans if s["rawSpan"]["span_data"]["name"] == "worker")
         root_span = next(s for s in spans if s["rawSpan"]["span_data"]["name"] == "spawns")

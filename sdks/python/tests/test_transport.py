@@ -182,11 +182,11 @@ class DeliveryTest(unittest.TestCase):
 
     def test_request_deadline(self):
         client = make_client(self.server, transport={"request_timeout": 0.2, "max_attempts": 1})
-        self.replies = [Reply(200, {}, delay=1.0)]
+        self.replies = [Reply(200, {}, delay=3.0)]
         self.record(client)
         started = time.monotonic()
         self.assertFalse(client.flush_traces(5))
-        self.assertLess(time.monotonic() - started, 0.9)
+        self.assertLess(time.monotonic() - started, 2.0)
         client.close(1)
 
     def test_packing_and_gzip(self):
