@@ -2,6 +2,7 @@ import { type RepriseOptions, type ResolvedConfig, resolveConfig } from "./confi
 import { methodDecorator } from "./decorators.js";
 import { FunctionNotFoundError, RepriseConfigError } from "./errors.js";
 import { ApiClient } from "./http/api-client.js";
+import { bindIntegrationHost } from "./integrations/core/host.js";
 import { type RepriseLogger, stderrLogger, warnOnce } from "./logger.js";
 import { Pipeline } from "./pipeline.js";
 import { ReplayApi } from "./replay/replay-api.js";
@@ -80,6 +81,12 @@ export class Reprise {
     this.api = new ApiClient(config);
     this.pipeline = new Pipeline(config, this.logger, this.api);
     this.recorder = new Recorder(this.pipeline, this.logger);
+    bindIntegrationHost(this, {
+      recorder: this.recorder,
+      logger: this.logger,
+      enabled: this.enabled,
+      flush: (timeoutMs) => this.flushTraces(timeoutMs),
+    });
   }
 
   /**

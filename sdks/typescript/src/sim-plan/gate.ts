@@ -9,6 +9,8 @@ export interface SpanSubmission {
   spanName: string;
   isRoot: boolean;
   hasError: boolean;
+  /** Recorded by a framework integration: exempt from the sim plan (docs/api/sim-plan.md). */
+  frameworkRecorded?: boolean;
 }
 
 type Held = { kind: "span"; submission: SpanSubmission; sent: (sent: boolean) => void } | { kind: "release"; run: () => void };
@@ -88,6 +90,7 @@ export class SimPlanGate {
 
   private process(submission: SpanSubmission, state: PlanState): boolean {
     const { carrier } = submission;
+    if (submission.frameworkRecorded) return this.deliver(carrier);
     if (state.kind === "ready" && state.contentOff.has(nodeKey(submission.traceFunctionKey, submission.spanName))) {
       if (!submission.isRoot && !submission.hasError) return false; // content-off children are not sent at all
       stripContent(carrier.payload);

@@ -3,12 +3,13 @@ import type { CarrierRequest } from "../transport/transport.js";
 import { SDK_ORIGIN_NAME, SDK_SOURCE, SDK_VERSION } from "../version.js";
 import type { SpanState } from "./span-state.js";
 import type { TraceState } from "./trace-state.js";
+import { FRAMEWORK_SOURCES, type FrameworkInstrumentation } from "./types.js";
 
 /** Builds the `external_span` carrier of a finished span (wire-facts §3). */
 export function buildSpanCarrier(trace: TraceState, span: SpanState): CarrierRequest {
   const payload: Record<string, unknown> = {
     type: "sdk-function",
-    source: SDK_SOURCE,
+    source: span.frameworkRecorded ? FRAMEWORK_SOURCES[span.instrumentation as FrameworkInstrumentation] : SDK_SOURCE,
     sourceTraceId: trace.id,
     traceFunctionKey: trace.traceFunctionKey,
     sdkVersion: SDK_VERSION,

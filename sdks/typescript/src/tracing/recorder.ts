@@ -17,7 +17,8 @@ export interface RunSpec {
   root?: { traceFunctionKey: string; ingestionType: IngestionType };
 }
 
-type Outcome = { kind: "value"; value: unknown } | { kind: "error"; error: unknown; partial?: unknown };
+/** How a recorded call ended. */
+export type Outcome = { kind: "value"; value: unknown } | { kind: "error"; error: unknown; partial?: unknown };
 
 /**
  * Records wrapped calls as spans: opens a span, runs the function in its context (sync, async, generators), and
@@ -102,7 +103,12 @@ export class Recorder {
     return result;
   }
 
-  private finish(trace: TraceState, span: SpanState, outcome: Outcome): void {
+  /**
+   * Ends a span opened elsewhere (the wrappers above, or a framework integration that counted it in
+   * `trace.openSpans`): records the outcome, submits the span, and completes the trace once nothing is running.
+   * @internal
+   */
+  finish(trace: TraceState, span: SpanState, outcome: Outcome): void {
     try {
       span.endedAt = new Date();
       if (outcome.kind === "value") span.setOutput(outcome.value);
@@ -128,6 +134,7 @@ export class Recorder {
         spanName: span.name,
         isRoot: span.isRoot,
         hasError: span.error !== undefined,
+        frameworkRecorded: span.frameworkRecorded,
       },
       (sent) => {
         if (sent) trace.sentSpans += 1;

@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { encodeValue, type EncodedValue } from "../encoding/value-codec.js";
-import type { PayloadError, SpanType } from "./types.js";
+import type { Instrumentation, PayloadError, SpanType } from "./types.js";
 
 /** Mutable state of one running span. */
 export class SpanState {
   readonly id = randomUUID();
-  readonly startedAt = new Date();
+  /** Wrappers start now; framework integrations may pass the time the framework reported. */
+  startedAt = new Date();
   endedAt: Date | undefined;
   input: EncodedValue | undefined;
   output: EncodedValue | undefined;
@@ -17,18 +18,23 @@ export class SpanState {
   constructor(
     readonly name: string,
     readonly type: SpanType,
-    readonly instrumentation: "span" | "trace",
+    readonly instrumentation: Instrumentation,
     readonly parentId: string | undefined,
     readonly functionName: string | undefined,
   ) {}
+
+  /** True for spans recorded by a framework integration: the sim plan does not govern them. */
+  get frameworkRecorded(): boolean {
+    return this.instrumentation !== "span" && this.instrumentation !== "trace";
+  }
 
   /** True for the trace's root span (no parent). */
   get isRoot(): boolean {
     return this.parentId === undefined;
   }
 
-  /** Records the argument array as the span input. */
-  setInput(args: unknown[]): void {
+  /** Records the span input: the argument array of a wrapped call, or what a framework passed to a step. */
+  setInput(args: unknown): void {
     this.input = encodeValue(args);
     this.noteLoss("input", this.input);
   }

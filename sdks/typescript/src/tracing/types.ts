@@ -1,3 +1,17 @@
+/** Who recorded a span (`span_origin.instrumentation.name`, docs/api/ingestion.md): the wrappers, or a framework integration. */
+export type Instrumentation = "span" | "trace" | FrameworkInstrumentation;
+
+/** The framework integrations' names; their spans are framework-recorded (observed, exempt from the sim plan). */
+export type FrameworkInstrumentation = "openai-agents" | "langgraph" | "claude-agent-sdk" | "vercel-ai";
+
+/** Payload `source` of framework-recorded spans (the server reads them as framework-recorded too). */
+export const FRAMEWORK_SOURCES: Record<FrameworkInstrumentation, string> = {
+  "openai-agents": "typescript-sdk-openai-tracing",
+  langgraph: "typescript-sdk-langgraph",
+  "claude-agent-sdk": "typescript-sdk-claude-agent-sdk",
+  "vercel-ai": "typescript-sdk-vercel-ai",
+};
+
 /** Span types (interface, Trace outline). Anything else is recorded as `custom`. */
 export type SpanType = "llm" | "agent" | "function" | "guardrail" | "handoff" | "custom";
 
