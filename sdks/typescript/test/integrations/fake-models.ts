@@ -1,6 +1,7 @@
 // Local stand-ins for the OpenAI and Anthropic model APIs, so each framework runs for real and offline. The model
-// is scripted for a two-step agent: without a tool result in the conversation it asks for `get_weather`
-// ({city: "Paris"}); with one it answers in text. Paths under /fail/ answer 400.
+// is scripted for a two-step agent: offered tools and no tool result yet, it asks for `get_weather`
+// ({city: "Paris"}); otherwise it answers in text (JSON when a response format is asked for). Paths under /fail/
+// answer 400.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -8,6 +9,8 @@ export const TOOL_NAME = "get_weather";
 export const FINAL_TEXT = "It is sunny in Paris.";
 /** Token usage every fake model call reports. */
 export const USAGE = { input: 11, output: 7 };
+/** The JSON text answered when a response format is asked for. */
+export const OBJECT = { city: "Paris", forecast: "sunny" };
 
 export interface FakeModelServer {
   url: string;
@@ -61,17 +64,20 @@ function sse(res: http.ServerResponse, events: Array<{ event?: string; data: unk
 }
 
 const hasToolResult = (body: unknown) => /tool_result|function_call_output|"role":"tool"/.test(JSON.stringify(body));
+/** True when the model should answer (not call the tool): no tools offered, or a tool result already there. */
+const answers = (body: any, conversation: unknown) => !(Array.isArray(body.tools) && body.tools.length > 0) || hasToolResult(conversation);
 
 /** An OpenAI-compatible server: the Responses API and Chat Completions (plain and streamed). */
 export function startFakeOpenAI(): Promise<FakeModelServer> {
   let n = 0;
   return serve((path, body, res) => {
     n += 1;
-    const answered = hasToolResult(body);
+    const answered = answers(body, body);
+    const text = body.response_format || body.text?.format?.type === "json_schema" ? JSON.stringify(OBJECT) : FINAL_TEXT;
     const model = String(body.model ?? "fake-model");
     if (path.endsWith("/responses")) {
       const output = answered
-        ? [{ type: "message", id: `msg_${n}`, role: "assistant", status: "completed", content: [{ type: "output_text", text: FINAL_TEXT, annotations: [] }] }]
+        ? [{ type: "message", id: `msg_${n}`, role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] }]
         : [{ type: "function_call", id: `fc_${n}`, call_id: `call_${n}`, name: TOOL_NAME, arguments: '{"city":"Paris"}', status: "completed" }];
       json(res, 200, {
         id: `resp_${n}`,
@@ -89,13 +95,13 @@ export function startFakeOpenAI(): Promise<FakeModelServer> {
     const usage = { prompt_tokens: USAGE.input, completion_tokens: USAGE.output, total_tokens: USAGE.input + USAGE.output };
     const base = { id: `chatcmpl_${n}`, created: Math.floor(Date.now() / 1000), model };
     if (!body.stream) {
-      const message = answered ? { role: "assistant", content: FINAL_TEXT } : { role: "assistant", content: null, tool_calls: [toolCall] };
+      const message = answered ? { role: "assistant", content: text } : { role: "assistant", content: null, tool_calls: [toolCall] };
       json(res, 200, { ...base, object: "chat.completion", choices: [{ index: 0, message, finish_reason: answered ? "stop" : "tool_calls" }], usage });
       return true;
     }
     const chunk = (delta: unknown, finish: string | null = null) => ({ data: { ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] } });
     const deltas = answered
-      ? [chunk({ role: "assistant", content: "" }), chunk({ content: "It is sunny " }), chunk({ content: "in Paris." }), chunk({}, "stop")]
+      ? [chunk({ role: "assistant", content: "" }), chunk({ content: text.slice(0, 10) }), chunk({ content: text.slice(10) }), chunk({}, "stop")]
       : [chunk({ role: "assistant", tool_calls: [{ index: 0, ...toolCall }] }), chunk({}, "tool_calls")];
     sse(res, [...deltas, { data: { ...base, object: "chat.completion.chunk", choices: [], usage } }], true);
     return true;
@@ -112,7 +118,7 @@ export function startFakeAnthropic(): Promise<FakeModelServer> {
     }
     if (!path.endsWith("/messages")) return false;
     n += 1;
-    const answered = hasToolResult(body.messages);
+    const answered = answers(body, body.messages);
     const tool = (body.tools ?? []).map((t: { name: string }) => t.name).find((name: string) => name.endsWith(TOOL_NAME)) ?? TOOL_NAME;
     const content = answered ? [{ type: "text", text: FINAL_TEXT }] : [{ type: "tool_use", id: `toolu_${n}`, name: tool, input: { city: "Paris" } }];
     const usage = { input_tokens: USAGE.input, output_tokens: USAGE.output, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };

@@ -1,5 +1,5 @@
 import { ThrottledWarner } from "../../logger.js";
-import { currentFrame } from "../../tracing/context.js";
+import { contextStorage, currentFrame } from "../../tracing/context.js";
 import type { Recorder } from "../../tracing/recorder.js";
 import { SpanState } from "../../tracing/span-state.js";
 import { TraceState } from "../../tracing/trace-state.js";
@@ -44,6 +44,13 @@ export class FrameworkSpan {
   /** True once ended. */
   get isEnded(): boolean {
     return this.ended;
+  }
+
+  /**
+   * Runs `fn` with this span as the active span, so `withSpan` calls (and framework spans) inside it nest under it.
+   */
+  run<R>(fn: () => R): R {
+    return contextStorage.run({ ...currentFrame(), trace: this.trace, span: this.state }, fn);
   }
 
   /** Appends a context object (`{model, inputTokens, outputTokens}` feeds the server's token and model reads). */
