@@ -108,8 +108,8 @@ export function startFakeOpenAI(): Promise<FakeModelServer> {
   });
 }
 
-/** An Anthropic Messages API server (streamed, as Claude Code asks), with `count_tokens`. */
-export function startFakeAnthropic(): Promise<FakeModelServer> {
+/** An Anthropic Messages API server (streamed, as Claude Code asks), with `count_tokens`; `toolName` is the tool it calls. */
+export function startFakeAnthropic(toolName = TOOL_NAME): Promise<FakeModelServer> {
   let n = 0;
   return serve((path, body, res) => {
     if (path.endsWith("/messages/count_tokens")) {
@@ -119,7 +119,7 @@ export function startFakeAnthropic(): Promise<FakeModelServer> {
     if (!path.endsWith("/messages")) return false;
     n += 1;
     const answered = answers(body, body.messages);
-    const tool = (body.tools ?? []).map((t: { name: string }) => t.name).find((name: string) => name.endsWith(TOOL_NAME)) ?? TOOL_NAME;
+    const tool = toolName;
     const content = answered ? [{ type: "text", text: FINAL_TEXT }] : [{ type: "tool_use", id: `toolu_${n}`, name: tool, input: { city: "Paris" } }];
     const usage = { input_tokens: USAGE.input, output_tokens: USAGE.output, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
     const message = { id: `msg_${n}`, type: "message", role: "assistant", model: body.model, content, stop_reason: answered ? "end_turn" : "tool_use", stop_sequence: null, usage };
