@@ -10,8 +10,9 @@ import { instrumentClaudeAgentQuery } from "../../src/integrations/claude-agent-
 import { clientAndServer, router } from "../helpers/client.js";
 import { FINAL_TEXT, type FakeModelServer, startFakeAnthropic, TOOL_NAME, USAGE } from "./fake-models.js";
 import { completions, recordedSpans, shapes, spanNamed } from "./recorded.js";
+import { CLAUDE_TOOL, claudeOptions } from "./scenarios.js";
 
-const MCP_TOOL = `mcp__weather__${TOOL_NAME}`;
+const MCP_TOOL = CLAUDE_TOOL;
 
 describe("Claude Agent SDK integration", () => {
   let model: FakeModelServer;
@@ -31,26 +32,7 @@ describe("Claude Agent SDK integration", () => {
       name: "weather",
       tools: [tool(TOOL_NAME, "Weather of a city", { city: z.string() }, async ({ city }) => ({ content: [{ type: "text" as const, text: `sunny in ${city}` }] }))],
     });
-    return {
-      prompt,
-      options: {
-        model: "claude-fake",
-        cwd: home,
-        settingSources: [],
-        mcpServers: { weather },
-        allowedTools: [MCP_TOOL],
-        maxTurns: 4,
-        env: {
-          PATH: process.env.PATH,
-          HOME: home,
-          ANTHROPIC_BASE_URL: baseUrl,
-          ANTHROPIC_API_KEY: "sk-ant-test",
-          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-          DISABLE_AUTOUPDATER: "1",
-          DISABLE_TELEMETRY: "1",
-        },
-      },
-    } satisfies Parameters<typeof claudeQuery>[0];
+    return { prompt, options: claudeOptions(weather, home, baseUrl) };
   }
 
   it("records the query, each assistant turn with model and usage, and the tool use with its result", async () => {

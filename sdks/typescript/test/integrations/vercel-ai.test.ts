@@ -58,15 +58,37 @@ describe("AI SDK middleware", () => {
     expect(completions(server)).toEqual([expect.objectContaining({ traceFunctionKey: "gpt-fake", expectedSpanCount: 1 })]);
   });
 
-  it("does not end a streamed span before the stream is consumed", async () => {
+  it("ends a streamed span only when the model's stream ends, or when the consumer cancels it", async () => {
     const { client, server } = await clientAndServer();
-    const result = streamText({ model: languageModel(client), prompt: "Weather in Paris?" });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const middleware = repriseMiddleware(client);
+    const model = { provider: "test", modelId: "m-1" };
+    const controlled = () => {
+      let controller!: ReadableStreamDefaultController<unknown>;
+      const stream = new ReadableStream<unknown>({ start: (c) => void (controller = c) });
+      return { stream, controller };
+    };
+    const first = controlled();
+    const result = await middleware.wrapStream({ doStream: async () => ({ stream: first.stream }), params: { prompt: [] }, model });
+    const reader = (result.stream as ReadableStream<unknown>).getReader();
+    first.controller.enqueue({ type: "text-delta", id: "t", delta: "Hel" });
+    expect(await reader.read()).toEqual({ done: false, value: { type: "text-delta", id: "t", delta: "Hel" } });
     await client.flushTraces();
-    expect(recordedSpans(server)).toEqual([]);
-    await result.consumeStream();
+    expect(recordedSpans(server)).toEqual([]); // still streaming: nothing recorded yet
+    first.controller.enqueue({ type: "finish", finishReason: "stop", usage: { inputTokens: { total: 3 }, outputTokens: { total: 2 } } });
+    first.controller.close();
+    while (!(await reader.read()).done) {
+      // drain
+    }
     await client.flushTraces();
-    expect(recordedSpans(server)).toHaveLength(1);
+    const [ended] = recordedSpans(server);
+    expect(ended).toMatchObject({ name: "m-1", data: { output: { content: [{ type: "text", text: "Hel" }], finishReason: "stop" } } });
+    expect(ended!.contexts).toContainEqual(expect.objectContaining({ inputTokens: 3, outputTokens: 2, totalTokens: 5 }));
+
+    const second = controlled();
+    const cancelled = await middleware.wrapStream({ doStream: async () => ({ stream: second.stream }), params: { prompt: [] }, model });
+    await (cancelled.stream as ReadableStream<unknown>).cancel("consumer left");
+    await client.flushTraces();
+    expect(recordedSpans(server)[1]!.contexts).toContainEqual({ streamCancelled: true });
   });
 
   it("records generateObject", async () => {
