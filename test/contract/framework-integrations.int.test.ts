@@ -6,12 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Reprise } from "../../sdks/typescript/src/client.ts";
 import { type FakeModelServer, startFakeAnthropic, startFakeOpenAI, TOOL_NAME, USAGE } from "../../sdks/typescript/test/integrations/fake-models.ts";
 import { CLAUDE_TOOL, runClaudeAgent, runLangGraph, runOpenAIAgents, runVercelAI } from "../../sdks/typescript/test/integrations/scenarios.ts";
-import { startHandlerServer, type TestServer } from "../../server/ingest/testing/http-server.ts";
 import { GET as getSpan } from "../../app/api/sdk/spans/[id]/route.ts";
 import { GET as listTraces } from "../../app/api/sdk/traces/route.ts";
 import { GET as getSimPlan, POST as postSimPlan } from "../../app/api/sdk/sim-plan/route.ts";
 import { POST as postOtlp } from "../../app/api/sdk/otel/v1/traces/route.ts";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../harness.ts";
+import { serveRoutes, type ServedRoutes } from "../http-server.ts";
 
 interface SpanRead {
   id: string;
@@ -31,17 +31,14 @@ interface Tree {
 describe("framework integrations against Reprise", () => {
   const db = useTestDatabase();
   let org: TestOrg;
-  let reprise: TestServer;
+  let reprise: ServedRoutes;
   let openai: FakeModelServer;
   let anthropic: FakeModelServer;
   let client: Reprise;
 
   beforeAll(async () => {
     org = await createTestOrg(db());
-    reprise = await startHandlerServer({
-      "/api/sdk/otel/v1/traces": postOtlp,
-      "/api/sdk/sim-plan": getSimPlan,
-    });
+    reprise = await serveRoutes({ "/api/sdk/otel/v1/traces": { POST: postOtlp }, "/api/sdk/sim-plan": { GET: getSimPlan } });
     openai = await startFakeOpenAI();
     anthropic = await startFakeAnthropic(CLAUDE_TOOL);
     client = new Reprise({ apiKey: org.apiKey, serviceUrl: reprise.url });
