@@ -156,10 +156,21 @@ def send(
     return NetworkError("connection closed by the server")
 
 
+_tls_context: Optional[ssl.SSLContext] = None
+
+
+def _tls() -> ssl.SSLContext:
+    """One default TLS context for every connection (loading the CA store per connection is slow)."""
+    global _tls_context
+    if _tls_context is None:
+        _tls_context = ssl.create_default_context()
+    return _tls_context
+
+
 def _connect(scheme: str, host: str, port: int, deadline: float) -> http.client.HTTPConnection:
     remaining = max(0.001, deadline - time.monotonic())
     if scheme == "https":
-        return http.client.HTTPSConnection(host, port, timeout=remaining, context=ssl.create_default_context())
+        return http.client.HTTPSConnection(host, port, timeout=remaining, context=_tls())
     return http.client.HTTPConnection(host, port, timeout=remaining)
 
 
