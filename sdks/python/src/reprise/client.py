@@ -256,6 +256,7 @@ class Reprise:
 
     @property
     def closed(self) -> bool:
+        """True once :meth:`close` was called."""
         return self._closed
 
     def __enter__(self) -> "Reprise":

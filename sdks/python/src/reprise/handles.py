@@ -37,6 +37,7 @@ class CurrentTrace:
 
     @property
     def is_active(self) -> bool:
+        """True inside a recorded trace."""
         return self._trace is not None
 
     def set_name(self, name: str) -> "CurrentTrace":
@@ -81,10 +82,12 @@ class CurrentSpan:
 
     @property
     def id(self) -> Optional[str]:
+        """The span id, or None outside a span."""
         return self._span.id if self._span else None
 
     @property
     def is_active(self) -> bool:
+        """True inside a recorded span."""
         return self._span is not None
 
     def add_context(self, context: Optional[Mapping[str, Any]] = None, **fields: Any) -> "CurrentSpan":
@@ -122,16 +125,20 @@ class DetachedTrace:
         self._api = api
 
     def set_name(self, name: str) -> None:
+        """Replaces the trace title."""
         self._patch({"setName": name})
 
     def merge_metadata(self, metadata: Optional[Mapping[str, Any]] = None, **fields: Any) -> None:
+        """Shallow-merges keys into the trace metadata."""
         self._patch({"mergeMetadata": _context_of(metadata, fields)})
 
     def add_context(self, *contexts: Mapping[str, Any], **fields: Any) -> None:
+        """Appends context objects to the trace (keyword arguments form one more object)."""
         items = [dict(c) for c in contexts] + ([fields] if fields else [])
         self._patch({"appendContexts": items})
 
     def set_session_id(self, session_id: str) -> None:
+        """Replaces the session id."""
         self._patch({"setSessionId": session_id})
 
     def _patch(self, body: Dict[str, Any]) -> None:

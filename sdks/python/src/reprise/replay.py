@@ -56,13 +56,19 @@ class ReplayItemResult:
 
 @dataclass
 class ReplayResult:
+    """What :meth:`Reprise.replay` returns."""
+
+    #: The run (experiment) id.
     test_run_id: str
+    #: Absolute URL of the run in the console, when the server named one.
     url: Optional[str]
+    #: Traces the server persisted for the run.
     trace_count: int
     items: List[ReplayItemResult]
 
     @property
     def experiment_id(self) -> str:
+        """The same id under its newer name."""
         return self.test_run_id
 
 
