@@ -20,8 +20,14 @@ module Reprise
       "<unserializable: #{reason}>"
     end
 
+    NOTHING_LOST = [].freeze
+
     # Encodes `value`; never raises.
     def encode(value)
+      case value # the common scalars skip the walker
+      when nil, true, false, Integer then return Encoded.new(value, NOTHING_LOST)
+      when String then return Encoded.new(string(value), NOTHING_LOST)
+      end
       lost = Set.new
       Encoded.new(walk(value, 0, lost, {}), lost.to_a)
     rescue StandardError => e

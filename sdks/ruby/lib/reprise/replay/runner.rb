@@ -1,79 +1,7 @@
 # frozen_string_literal: true
 
-require "securerandom"
-
 module Reprise
   module Replay
-    # A replay waiting for its root trace: the first trace started in its context adopts the replay's trace id and
-    # attribution.
-    class PendingReplay
-      attr_reader :trace_id, :attribution, :trace
-
-      def initialize(trace_id, attribution)
-        @trace_id = trace_id
-        @attribution = attribution
-        @lock = Mutex.new
-        @claimed = false
-        @trace = nil
-      end
-
-      # True for the first caller only.
-      def claim
-        @lock.synchronize { @claimed ? false : (@claimed = true) }
-      end
-
-      def started(trace)
-        @trace = trace
-      end
-    end
-
-    # Recorded outputs of the original trace, served to spans marked `mock_on_replay: true` instead of running them.
-    # Matched by trace function key, span name and occurrence, in the original's chronological order.
-    class Mocks
-      def initialize(api, original_span_id)
-        @api = api
-        @original_span_id = original_span_id
-        @lock = Mutex.new
-        @queues = nil
-      end
-
-      # `{value: recorded output}` for the next occurrence of (key, name), or nil when none was recorded.
-      def take(trace_function_key, name)
-        @lock.synchronize do
-          @queues ||= load
-          queue = @queues["#{trace_function_key}\u0000#{name}"]
-          queue.nil? || queue.empty? ? nil : { value: queue.shift }
-        end
-      end
-
-      private
-
-      def load
-        tree = @api.span_tree(@original_span_id)
-        queues = Hash.new { |h, k| h[k] = [] }
-        walk(tree.is_a?(Hash) ? tree["root"] : nil, nil, queues, root: true)
-        queues
-      rescue Error
-        {}
-      end
-
-      def walk(node, key, queues, root: false)
-        return unless node.is_a?(Hash)
-
-        key = node["traceFunctionKey"] || key
-        queues["#{key}\u0000#{node['spanName']}"] << node["output"] if !root && node.key?("output")
-        Array(node["children"]).each { |child| walk(child, key, queues) }
-      end
-    end
-
-    # One replayed item: what ran, and how the server saw it.
-    ItemResult = Struct.new(:original_trace_id, :original_span_id, :replay_trace_id, :server_trace_id, :input,
-                            :output, :error, :duration, :tokens, :outline, :original, keyword_init: true)
-    # What the original trace recorded: `duration_ms`, `tokens`, `model`, `outline`.
-    Original = Struct.new(:duration_ms, :tokens, :model, :outline, keyword_init: true)
-    # The result of `Client#replay`.
-    Result = Struct.new(:test_run_id, :experiment_id, :url, :trace_count, :items, keyword_init: true)
-
     # Runs a replay (docs/replay.md): start the run, fetch each original's input, run the function under a new trace
     # attributed to the run, then the persistence barrier, then `replay/complete`. On barrier timeout it raises and
     # does not complete the run.
@@ -150,7 +78,7 @@ module Reprise
           result.error = "could not load the original input: #{e.message}"
           return Run.new(result, nil)
         end
-        pending = PendingReplay.new(SecureRandom.uuid, Tracing::ReplayAttribution.new(
+        pending = PendingReplay.new(Ids.uuid, Tracing::ReplayAttribution.new(
           test_run_id: test_run_id, input_source_span_id: original["id"] || original_span_id,
           input_source_trace_id: original["externalTraceId"] || original_trace_id, attempt: 0,
           mocks: Mocks.new(@api, original_span_id)
@@ -225,32 +153,6 @@ module Reprise
         end
         threads.each(&:join)
         results
-      end
-    end
-
-    # How a recorded input becomes the arguments of a call: an array recorded by a wrapped method is the argument
-    # list (a trailing Hash becomes keywords when the method takes them); a block taking one parameter receives the
-    # input as it was recorded.
-    module Arguments
-      module_function
-
-      def call(callable, input)
-        return callable.call(input) if single?(callable) || !input.is_a?(Array)
-
-        args = input.dup
-        if args.last.is_a?(Hash) && keywords?(callable)
-          kwargs = args.pop.transform_keys(&:to_sym)
-          return callable.call(*args, **kwargs)
-        end
-        callable.call(*args)
-      end
-
-      def single?(callable)
-        callable.is_a?(Proc) && !callable.lambda? && callable.arity == 1
-      end
-
-      def keywords?(callable)
-        callable.respond_to?(:parameters) && callable.parameters.any? { |kind, _| %i[key keyreq keyrest].include?(kind) }
       end
     end
   end

@@ -1,6 +1,5 @@
 # frozen_string_literal: true
 
-require "securerandom"
 
 module Reprise
   module Tracing
@@ -20,7 +19,7 @@ module Reprise
       attr_accessor :ended_at, :input, :output, :error, :prompt, :mocked
 
       def initialize(name:, type:, instrumentation:, parent_id:, function_name: nil)
-        @id = SecureRandom.uuid
+        @id = Ids.uuid
         @name = name
         @type = type
         @instrumentation = instrumentation

@@ -1,6 +1,5 @@
 # frozen_string_literal: true
 
-require "securerandom"
 
 module Reprise
   module Tracing
@@ -22,7 +21,7 @@ module Reprise
       attr_writer :dropped
 
       def initialize(trace_function_key, ingestion_type: "captured", replay: nil, id: nil)
-        @id = id || SecureRandom.uuid
+        @id = id || Ids.uuid
         @trace_function_key = trace_function_key
         @ingestion_type = ingestion_type
         @replay = replay

@@ -1,7 +1,6 @@
 # frozen_string_literal: true
 
 require "json"
-require "securerandom"
 
 module Reprise
   module Transport
@@ -24,8 +23,8 @@ module Reprise
         @start_time = start_time
         @end_time = end_time < start_time ? start_time : end_time
         @error = error
-        @otlp_trace_id = SecureRandom.hex(16)
-        @otlp_span_id = SecureRandom.hex(8)
+        @otlp_trace_id = Random.bytes(16).unpack1("H*")
+        @otlp_span_id = Random.bytes(8).unpack1("H*")
         @payload_json = nil
       end
 

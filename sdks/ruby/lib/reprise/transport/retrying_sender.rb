@@ -36,7 +36,8 @@ module Reprise
       # Runs `attempt.call(timeout)` until it succeeds, is rejected, or the export budget (`deadline`, monotonic
       # seconds) cannot afford another wait. A `Retry-After` is honoured exactly through the shared throttle when it
       # fits in half of the remaining budget (the other half is kept for the request); otherwise the request gives
-      # up. Without one, the delay is exponential (`base·2^(n-1)`, capped at 5 s) with jitter in [50%, 100%).
+      # up. Without one, the delay is exponential (`base·2^(n-1)`, capped at 5 s) with jitter in [75%, 100%), so each
+      # pause stays longer than the one before it.
       def deliver(deadline:, tuning:, throttle:, random: Kernel.method(:rand))
         last = Attempt.new(kind: :retryable, message: "no attempt made")
         (1..tuning.max_attempts).each do |n|
@@ -71,7 +72,7 @@ module Reprise
       # Jittered exponential backoff for attempt `n` (1-based), in seconds.
       def backoff(n, base, random = Kernel.method(:rand))
         ceiling = [MAX_BACKOFF, base * (2**(n - 1))].min
-        ceiling * (0.5 + (random.call / 2))
+        ceiling * (0.75 + (random.call / 4))
       end
 
       def failed(last, attempts, why = nil)
