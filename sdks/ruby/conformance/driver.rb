@@ -78,8 +78,10 @@ class Driver
   def function_trace(command)
     function = client.lookup_function(command["name"])
     input = expand(command["input"])
-    client.record_function_trace(function["id"], result: expand(command["output"]),
-                                                 inputs: input.is_a?(Hash) ? input : { "input" => input })
+    queued = client.record_function_trace(function, result: expand(command["output"]),
+                                                    inputs: input.is_a?(Hash) ? input : { "input" => input })
+    raise Reprise::ClosedError, "the function trace was not queued (client closed)" unless queued
+
     nil
   end
 

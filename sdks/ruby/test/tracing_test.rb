@@ -151,7 +151,7 @@ class TracingTest < Minitest::Test
     client = client_for(server)
     id = client.seed_trace(trace_function_key: "k", input: ["q"], output: "a", name: "case 1")
     function = client.lookup_function("f")
-    client.record_function_trace(function["id"], result: { "x" => 1 }, inputs: { "q" => "v" })
+    assert client.record_function_trace(function, result: { "x" => 1 }, inputs: { "q" => "v" })
     client.flush_traces(timeout: 5)
     seeded = server.carriers.find { |op, _| op == "external_trace" }.last
     assert_equal id, seeded["id"]

@@ -115,20 +115,23 @@ module Reprise
       body
     end
 
-    # Records a function-execution trace (`internal_trace` carrier) of a function found with `lookup_function`.
-    def record_function_trace(function_id, result:, inputs: {})
-      require_key
-      payload = { "functionId" => function_id.to_s, "source" => FUNCTION_SOURCE, "sdkVersion" => VERSION,
-                  "result" => result.is_a?(String) ? result : JSON.generate(Encoding.to_json_compatible(result)) }
-      encoded = Encoding.to_json_compatible(inputs || {})
-      payload["inputs"] = encoded unless encoded.respond_to?(:empty?) && encoded.empty?
-      now = Time.now
-      carrier = Transport::Carrier.new(operation: "internal_trace", payload: payload, trace_id: function_id.to_s,
-                                       span_id: nil, name: "reprise.internal_trace", start_time: now, end_time: now,
-                                       error: false)
-      raise ClosedError, "the client is closed" unless @pipeline.submit_carrier(carrier)
+    # Records a function-execution trace (`internal_trace` carrier) of a function found with `lookup_function`
+    # (pass its Hash or its id). `result` is a String or any JSON value (sent as its JSON text); `inputs` the named
+    # arguments; `raw_collector` an optional snapshot of the call. Returns false when nothing was queued (no API key,
+    # closed client); never raises.
+    def record_function_trace(function, result:, inputs: {}, raw_collector: nil, started_at: nil, ended_at: nil)
+      return false unless enabled?
 
-      nil
+      id, name = function.is_a?(Hash) ? function.values_at("id", "name") : [function, nil]
+      ended_at ||= Time.now
+      @pipeline.submit_carrier(Transport::Carrier.new(
+        operation: "internal_trace", payload: function_payload(id, result, inputs, raw_collector),
+        trace_id: id.to_s, span_id: nil, name: name || "reprise.internal_trace",
+        start_time: started_at || ended_at, end_time: ended_at, error: false
+      ))
+    rescue StandardError => e
+      Logging.warn_once(@logger, "function-trace", "A function trace could not be recorded: #{e.message}")
+      false
     end
 
     # Replays recorded traces of `trace_function_key` through the block (or a callable: a method wrapped with
@@ -160,6 +163,14 @@ module Reprise
       return block.call(nil, nil) unless enabled?
 
       @recorder.run(spec, input, &block)
+    end
+
+    def function_payload(id, result, inputs, raw_collector)
+      payload = { "functionId" => id.to_s, "source" => FUNCTION_SOURCE, "sdkVersion" => VERSION,
+                  "result" => result.is_a?(String) ? result : JSON.generate(Encoding.to_json_compatible(result)) }
+      payload["inputs"] = Encoding.to_json_compatible(inputs) if inputs.is_a?(Hash) && !inputs.empty?
+      payload["rawCollector"] = Encoding.to_json_compatible(raw_collector) unless raw_collector.nil?
+      payload
     end
 
     def require_key
