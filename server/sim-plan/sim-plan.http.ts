@@ -8,7 +8,7 @@ export const getSimPlanRoute = defineRoute({
   handler: async ({ db, auth }) => ({ nodes: await getSimPlan(db, auth.organizationId) }),
 });
 
-/** POST /api/sdk/sim-plan {decisions} → {nodes, refused} */
+/** POST /api/sdk/sim-plan {decisions} → {nodes, refused, cascaded} */
 export const postSimPlanRoute = defineRoute({
   body: ZSimPlanPost,
   handler: async ({ db, auth, body }) => decideSimPlan(db, auth.organizationId, auth.userId, body.decisions),

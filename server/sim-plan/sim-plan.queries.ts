@@ -76,3 +76,44 @@ export async function upsertDecisions(db: SqlClient, organizationId: string, use
     ON CONFLICT (organization_id, trace_function_key, name) DO UPDATE
       SET capture_content = EXCLUDED.capture_content, updated_by_user_id = EXCLUDED.updated_by_user_id, updated_at = now()`);
 }
+
+/**
+ * The nodes recorded beneath the given nodes: every (node key, name) of a span that descends, in some recorded
+ * trace, from a span of one of them. Used to turn a subtree off with its top node.
+ */
+export function selectDescendantNodes(db: SqlClient, organizationId: string, nodes: Array<{ traceFunctionKey: string; name: string }>) {
+  if (nodes.length === 0) return Promise.resolve([] as Array<{ trace_function_key: string; name: string }>);
+  return db.query<{ trace_function_key: string; name: string }>(sql`
+    WITH RECURSIVE tree AS (
+      SELECT s.trace_id, s.id FROM spans s
+      WHERE s.organization_id = ${organizationId}::uuid
+        AND (s.node_key, s.name) IN (${join(nodes.map((n) => sql`(${n.traceFunctionKey}, ${n.name})`), ", ")})
+      UNION
+      SELECT c.trace_id, c.id FROM spans c
+      JOIN tree p ON c.organization_id = ${organizationId}::uuid AND c.trace_id = p.trace_id AND c.parent_span_id = p.id
+    )
+    SELECT DISTINCT s.node_key AS trace_function_key, s.name
+    FROM tree t JOIN spans s ON s.organization_id = ${organizationId}::uuid AND s.trace_id = t.trace_id AND s.id = t.id
+    WHERE s.node_key IS NOT NULL
+    ORDER BY 1, 2`);
+}
+
+/** How the nodes of one trace function were used in its `traceLimit` most recent traces (replays included). */
+export function selectRecentNodeUsage(db: SqlClient, organizationId: string, traceFunctionKey: string, traceLimit: number) {
+  return db.query<{ name: string; type: string; parent: string | null; calls: number; traces: number; content_off: number }>(sql`
+    WITH recent AS (
+      SELECT t.id FROM traces t
+      WHERE t.organization_id = ${organizationId}::uuid AND t.trace_function_key = ${traceFunctionKey} AND NOT t.dropped
+      ORDER BY COALESCE(t.started_at, t.created_at) DESC, t.id DESC
+      LIMIT ${traceLimit}
+    )
+    SELECT s.name, mode() WITHIN GROUP (ORDER BY s.type) AS type, mode() WITHIN GROUP (ORDER BY p.name) AS parent,
+      count(*)::int AS calls, count(DISTINCT s.trace_id)::int AS traces,
+      (count(*) FILTER (WHERE s.content_off_by_simulation_plan))::int AS content_off
+    FROM spans s
+    JOIN recent r ON s.trace_id = r.id
+    LEFT JOIN spans p ON p.organization_id = s.organization_id AND p.trace_id = s.trace_id AND p.id = s.parent_span_id
+    WHERE s.organization_id = ${organizationId}::uuid AND s.node_key = ${traceFunctionKey}
+    GROUP BY s.name
+    ORDER BY min(s.started_at) NULLS LAST, s.name`);
+}

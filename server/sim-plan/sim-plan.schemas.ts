@@ -29,7 +29,10 @@ export const ZRefusedDecision = z.object({ traceFunctionKey: z.string(), name: z
 export type TRefusedDecision = z.output<typeof ZRefusedDecision>;
 
 export const ZSimPlanResponse = z.object({ nodes: z.array(ZSimPlanNode) });
-export const ZSimPlanPostResponse = z.object({ nodes: z.array(ZSimPlanNode), refused: z.array(ZRefusedDecision) });
+export const ZSimPlanNodeRef = z.object({ traceFunctionKey: z.string(), name: z.string() });
+export type TSimPlanNodeRef = z.output<typeof ZSimPlanNodeRef>;
+/** `cascaded`: the nodes beneath a node turned off, turned off with it. */
+export const ZSimPlanPostResponse = z.object({ nodes: z.array(ZSimPlanNode), refused: z.array(ZRefusedDecision), cascaded: z.array(ZSimPlanNodeRef) });
 
 export const ZLockReason = z.enum(["root", "framework", "imported", "service_name"]);
 export type TLockReason = z.output<typeof ZLockReason>;

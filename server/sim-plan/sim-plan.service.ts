@@ -4,7 +4,7 @@
 import type { Database } from "../db/client.ts";
 import { describeLock, isServiceAssignedName, lockReasonsOf } from "./lock-rules.ts";
 import * as q from "./sim-plan.queries.ts";
-import type { TRefusedDecision, TSimPlanDecision, TSimPlanNode, TSimPlanNodeStats } from "./sim-plan.schemas.ts";
+import type { TRefusedDecision, TSimPlanDecision, TSimPlanNode, TSimPlanNodeRef, TSimPlanNodeStats } from "./sim-plan.schemas.ts";
 
 /** The nodes whose content capture is off and not locked (GET /api/sdk/sim-plan). */
 export async function getSimPlan(db: Database, organizationId: string): Promise<TSimPlanNode[]> {
@@ -14,28 +14,45 @@ export async function getSimPlan(db: Database, organizationId: string): Promise<
 
 /**
  * Applies decisions; a decision on a locked node is refused and reported, the others apply. Decisions on nodes
- * not seen yet are stored (unless the name is service-assigned) and take effect once spans arrive.
+ * not seen yet are stored (unless the name is service-assigned) and take effect once spans arrive. Turning a
+ * node off turns off every unlocked node recorded beneath it (reported under `cascaded`); turning one on
+ * changes that node only, and a node named in the same request keeps the value given for it.
  */
 export async function decideSimPlan(
   db: Database,
   organizationId: string,
   userId: string | null,
   decisions: TSimPlanDecision[],
-): Promise<{ nodes: TSimPlanNode[]; refused: TRefusedDecision[] }> {
+): Promise<{ nodes: TSimPlanNode[]; refused: TRefusedDecision[]; cascaded: TSimPlanNodeRef[] }> {
   // The same node twice in one request: the last decision wins.
   const unique = [...new Map(decisions.map((d) => [nodeId(d.traceFunctionKey, d.name), d])).values()];
-  const stats = await q.selectNodeStats(db.sql, organizationId, { nodes: unique });
+  const { accepted, refused } = await splitLocked(db, organizationId, unique);
+  const named = new Set(unique.map((d) => nodeId(d.traceFunctionKey, d.name)));
+  const beneath = (await q.selectDescendantNodes(db.sql, organizationId, accepted.filter((d) => !d.captureContent)))
+    .map((r) => ({ traceFunctionKey: r.trace_function_key, name: r.name, captureContent: false }))
+    .filter((d) => !named.has(nodeId(d.traceFunctionKey, d.name)));
+  // Locked nodes beneath keep their content; they are never listed as off anyway.
+  const cascaded = (await splitLocked(db, organizationId, beneath)).accepted;
+  await q.upsertDecisions(db.sql, organizationId, userId, [...accepted, ...cascaded]);
+  return {
+    nodes: await getSimPlan(db, organizationId),
+    refused,
+    cascaded: cascaded.map(({ traceFunctionKey, name }) => ({ traceFunctionKey, name })),
+  };
+}
+
+async function splitLocked(db: Database, organizationId: string, decisions: TSimPlanDecision[]) {
+  const stats = await q.selectNodeStats(db.sql, organizationId, { nodes: decisions });
   const byNode = new Map(stats.map((s) => [nodeId(s.trace_function_key, s.name), s]));
   const refused: TRefusedDecision[] = [];
   const accepted: TSimPlanDecision[] = [];
-  for (const d of unique) {
+  for (const d of decisions) {
     const s = byNode.get(nodeId(d.traceFunctionKey, d.name));
     const reasons = lockReasonsOf({ name: d.name, root: s?.root ?? false, framework: s?.framework ?? false, imported: s?.imported ?? false });
     if (reasons.length > 0) refused.push({ traceFunctionKey: d.traceFunctionKey, name: d.name, reason: describeLock(reasons) });
     else accepted.push(d);
   }
-  await q.upsertDecisions(db.sql, organizationId, userId, accepted);
-  return { nodes: await getSimPlan(db, organizationId), refused };
+  return { accepted, refused };
 }
 
 /**
@@ -83,3 +100,30 @@ export async function findSimPlanNodes(db: Database, organizationId: string, fil
 
 const nodeId = (traceFunctionKey: string, name: string) => JSON.stringify([traceFunctionKey, name]);
 const cmp = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+
+export interface TSimPlanOverviewNode extends TSimPlanNodeStats {
+  /** Most common span type and parent node name, calls and traces, over the recent traces read. */
+  type: string | null;
+  parent: string | null;
+  recentCalls: number;
+  recentTraces: number;
+}
+
+/**
+ * One trace function's plan over its `traceLimit` most recent traces and replays: each node's span type,
+ * parent, call and trace counts, with its decision, effective capture and lock reasons.
+ */
+export async function findSimPlanOverview(db: Database, organizationId: string, traceFunctionKey: string, traceLimit: number): Promise<TSimPlanOverviewNode[]> {
+  const [nodes, usage] = await Promise.all([
+    findSimPlanNodes(db, organizationId, { traceFunctionKey }),
+    q.selectRecentNodeUsage(db.sql, organizationId, traceFunctionKey, traceLimit),
+  ]);
+  const used = new Map(usage.map((u, i) => [u.name, { ...u, order: i }]));
+  return nodes
+    .map((n) => {
+      const u = used.get(n.name);
+      return { ...n, type: u?.type ?? null, parent: u?.parent ?? null, recentCalls: u?.calls ?? 0, recentTraces: u?.traces ?? 0, order: u?.order ?? Number.MAX_SAFE_INTEGER };
+    })
+    .sort((a, b) => a.order - b.order || cmp(a.name, b.name))
+    .map(({ order: _order, ...n }) => n);
+}

@@ -20,6 +20,12 @@ import { saveDatasetTool } from "./save-dataset.ts";
 import { saveGraderTool } from "./save-grader.ts";
 import { saveHumanLabelsTool } from "./save-human-labels.ts";
 import { searchTracesTool } from "./search-traces.ts";
+import { getSimPlanTool } from "./get-sim-plan.ts";
+import { saveSimPlanTool } from "./save-sim-plan.ts";
+import { listExperimentsTool } from "./list-experiments.ts";
+import { listExperimentTracesTool } from "./list-experiment-traces.ts";
+import { getReplayStatusTool } from "./get-replay-status.ts";
+import { unsupportedTools } from "./unsupported.ts";
 
 export const TOOLS = [
   // Account
@@ -48,4 +54,13 @@ export const TOOLS = [
   addGradersToDatasetTool,
   removeGradersFromDatasetTool,
   rerunGradersOnDatasetTool,
+  // Sim plan
+  getSimPlanTool,
+  saveSimPlanTool,
+  // Replays
+  listExperimentsTool,
+  listExperimentTracesTool,
+  getReplayStatusTool,
+  // Features Reprise does not have: one sentence saying what to use instead
+  ...unsupportedTools,
 ] as unknown as readonly ToolDefinition[];

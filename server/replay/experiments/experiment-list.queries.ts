@@ -20,12 +20,30 @@ export const experimentDetailSelect = {
   completedAt: true,
 } as const;
 
+export interface TExperimentFilter {
+  traceFunctionKey?: string;
+  datasetId?: string;
+  /** The git branch the SDK recorded in the experiment's metadata (gitBranch, git_branch or branch). */
+  gitBranch?: string;
+}
+
 /**
  * Ids of one page of experiments, newest first (created_at DESC, id DESC). Raw SQL so the keyset compares
  * created_at at full microsecond precision, which a JavaScript Date would truncate.
  */
-export function selectExperimentPage(db: SqlClient, organizationId: string, after: { createdUs: string; id: string } | undefined, take: number) {
+export function selectExperimentPage(
+  db: SqlClient,
+  organizationId: string,
+  after: { createdUs: string; id: string } | undefined,
+  take: number,
+  filter: TExperimentFilter = {},
+) {
   const where: Sql[] = [sql`organization_id = ${organizationId}::uuid`];
+  if (filter.traceFunctionKey !== undefined) where.push(sql`trace_function_key = ${filter.traceFunctionKey}`);
+  if (filter.datasetId !== undefined) where.push(sql`dataset_ids @> jsonb_build_array(${filter.datasetId}::text)`);
+  if (filter.gitBranch !== undefined) {
+    where.push(sql`COALESCE(metadata ->> 'gitBranch', metadata ->> 'git_branch', metadata ->> 'branch') = ${filter.gitBranch}`);
+  }
   if (after) {
     const at = sql`(TIMESTAMPTZ 'epoch' + ${after.createdUs}::bigint * INTERVAL '1 microsecond')`;
     where.push(sql`(created_at < ${at} OR (created_at = ${at} AND id < ${after.id}::uuid))`);

@@ -5,6 +5,9 @@ import { ZUuid } from "../../traces/traces.schemas.ts";
 export const ZExperimentListInput = z.object({
   cursor: z.string().max(512).optional(),
   limit: z.number().int().min(1).max(100).default(25),
+  traceFunctionKey: z.string().max(1000).optional(),
+  datasetId: ZUuid.optional(),
+  gitBranch: z.string().max(1000).optional(),
 });
 export type TExperimentListInput = z.output<typeof ZExperimentListInput>;
 

@@ -57,7 +57,11 @@ const isKey = (v: unknown): v is Key =>
 /** A page of the organization's experiments, newest first, with their counts. */
 export async function findExperiments(db: Database, organizationId: string, input: TExperimentListInput) {
   const after = input.cursor !== undefined ? decodeCursor(input.cursor, isKey) : undefined;
-  const page = await q.selectExperimentPage(db.sql, organizationId, after && { createdUs: after.t, id: after.i }, input.limit + 1);
+  const page = await q.selectExperimentPage(db.sql, organizationId, after && { createdUs: after.t, id: after.i }, input.limit + 1, {
+    traceFunctionKey: input.traceFunctionKey,
+    datasetId: input.datasetId,
+    gitBranch: input.gitBranch,
+  });
   const ids = page.slice(0, input.limit).map((r) => r.id);
   const experiments = await toSummaries(db, organizationId, ids);
   const last = page[input.limit - 1];
