@@ -16,7 +16,8 @@ export class SpanState {
   readonly errors: PayloadError[] = [];
 
   constructor(
-    readonly name: string,
+    /** Set once for wrappers; a framework integration may settle it when the step ends (a handoff's target). */
+    public name: string,
     readonly type: SpanType,
     readonly instrumentation: Instrumentation,
     readonly parentId: string | undefined,

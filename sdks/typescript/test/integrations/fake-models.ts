@@ -1,6 +1,6 @@
 // Local stand-ins for the OpenAI and Anthropic model APIs, so each framework runs for real and offline. The model
 // is scripted for a two-step agent: offered tools and no tool result yet, it asks for `get_weather`
-// ({city: "Paris"}); otherwise it answers in text (JSON when a response format is asked for). Paths under /fail/
+// ({city: "Paris"}) (or first the handoff tool, when one is offered); otherwise it answers in text (JSON when a response format is asked for). Paths under /fail/
 // answer 400.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -64,6 +64,10 @@ function sse(res: http.ServerResponse, events: Array<{ event?: string; data: unk
 }
 
 const hasToolResult = (body: unknown) => /tool_result|function_call_output|"role":"tool"/.test(JSON.stringify(body));
+/** A handoff tool offered by the OpenAI Agents SDK (`transfer_to_<agent>`), which the model takes first. */
+const offeredHandoff = (body: any): string | undefined =>
+  (Array.isArray(body.tools) ? body.tools : []).map((t: any) => String(t.name ?? t.function?.name ?? "")).find((name: string) => name.startsWith("transfer_to_"));
+
 /** True when the model should answer (not call the tool): no tools offered, or a tool result already there. */
 const answers = (body: any, conversation: unknown) => !(Array.isArray(body.tools) && body.tools.length > 0) || hasToolResult(conversation);
 
@@ -78,7 +82,7 @@ export function startFakeOpenAI(): Promise<FakeModelServer> {
     if (path.endsWith("/responses")) {
       const output = answered
         ? [{ type: "message", id: `msg_${n}`, role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] }]
-        : [{ type: "function_call", id: `fc_${n}`, call_id: `call_${n}`, name: TOOL_NAME, arguments: '{"city":"Paris"}', status: "completed" }];
+        : [{ type: "function_call", id: `fc_${n}`, call_id: `call_${n}`, name: offeredHandoff(body) ?? TOOL_NAME, arguments: offeredHandoff(body) ? "{}" : '{"city":"Paris"}', status: "completed" }];
       json(res, 200, {
         id: `resp_${n}`,
         object: "response",

@@ -1,5 +1,5 @@
 // The OpenAI Agents SDK run for real against a local OpenAI-compatible server, recorded by the processor.
-import { Agent, OpenAIResponsesModel, Runner, setTraceProcessors, setTracingDisabled, tool } from "@openai/agents";
+import { Agent, InputGuardrailTripwireTriggered, OpenAIResponsesModel, Runner, setTraceProcessors, setTracingDisabled, tool } from "@openai/agents";
 import OpenAI from "openai";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -93,6 +93,33 @@ describe("OpenAI Agents SDK integration", () => {
     const done = completions(server);
     expect(done).toHaveLength(1);
     expect(done[0]).toMatchObject({ traceFunctionKey: "support", expectedSpanCount: spans.length });
+  });
+
+  it("records handoffs and guardrails with their own span types", async () => {
+    const { client, server } = await clientAndServer();
+    setTraceProcessors([createOpenAIAgentsProcessor(client)]);
+    const openai = new OpenAI({ apiKey: "sk-test", baseURL: `${model.url}/v1`, maxRetries: 0 });
+    const polite = { name: "polite", execute: async () => ({ tripwireTriggered: false, outputInfo: { polite: true } }) };
+    const triage = new Agent({
+      name: "Triage agent",
+      model: new OpenAIResponsesModel(openai, "gpt-fake"),
+      handoffs: [weatherAgent()],
+      inputGuardrails: [polite],
+    });
+    const result = await new Runner({ workflowName: "triage" }).run(triage, "Weather in Paris?");
+    expect(result.lastAgent?.name).toBe("Weather agent");
+    await client.flushTraces();
+    const spans = recordedSpans(server);
+    expect(spanNamed(spans, "handoff to Weather agent")).toMatchObject({ type: "handoff", data: { input: { from_agent: "Triage agent", to_agent: "Weather agent" } } });
+    expect(spanNamed(spans, "polite")).toMatchObject({ type: "guardrail", data: { output: { triggered: false } } });
+    expect(spans.filter((s) => s.type === "agent").map((s) => s.name).sort()).toEqual(["Triage agent", "Weather agent", "triage"]);
+
+    const { client: second, server: secondServer } = await clientAndServer();
+    setTraceProcessors([createOpenAIAgentsProcessor(second)]);
+    const tripped = new Agent({ name: "Strict agent", model: new OpenAIResponsesModel(openai, "gpt-fake"), inputGuardrails: [{ name: "strict", execute: async () => ({ tripwireTriggered: true, outputInfo: {} }) }] });
+    await expect(new Runner().run(tripped, "hi")).rejects.toBeInstanceOf(InputGuardrailTripwireTriggered);
+    await second.flushTraces();
+    expect(spanNamed(recordedSpans(secondServer), "strict")).toMatchObject({ type: "guardrail", data: { output: { triggered: true } } });
   });
 
   it("never changes what the run returns or throws, and records the error", async () => {

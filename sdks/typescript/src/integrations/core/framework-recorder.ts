@@ -59,6 +59,12 @@ export class FrameworkSpan {
     return this;
   }
 
+  /** Renames the span before it ends (when the framework only names the step once it ran). */
+  setName(name: string): this {
+    if (!this.ended && name !== "") this.state.name = name;
+    return this;
+  }
+
   /** Replaces the recorded input. */
   setInput(input: unknown): this {
     this.recorder.guard(() => this.state.setInput(input));

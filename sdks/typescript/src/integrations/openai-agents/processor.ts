@@ -87,6 +87,7 @@ export class RepriseAgentsProcessor {
       this.spans.delete(span.spanId);
       if (recorded === undefined) return;
       const data = span.spanData;
+      recorded.setName(spanNameOf(data)); // a handoff knows its target only now
       const input = inputOf(data);
       if (input !== undefined) recorded.setInput(input);
       for (const context of contextsOf(data)) recorded.addContext(context);
