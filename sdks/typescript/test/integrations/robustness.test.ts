@@ -8,7 +8,7 @@ import { createOpenAIAgentsProcessor } from "../../src/integrations/openai-agent
 import { repriseMiddleware, traceTools } from "../../src/integrations/vercel-ai/index.js";
 import { captureLogger } from "../helpers/fake-server.js";
 import { clientAndServer, track } from "../helpers/client.js";
-import { recordedSpans } from "./recorded.js";
+import { completions, recordedSpans } from "./recorded.js";
 
 async function* messages() {
   yield { type: "assistant", message: { id: "m1", content: [] } };
@@ -40,6 +40,19 @@ describe("integration robustness", () => {
     await client.flushTraces();
     expect(warnings.some((w) => w.includes("openai-agents integration failed internally"))).toBe(true);
     expect(recordedSpans(server).map((s) => s.name)).toEqual(["chain"]);
+  });
+
+  it("a Claude query never iterated holds no trace open; one abandoned early is ended", async () => {
+    const { client, server } = await clientAndServer();
+    const query = instrumentClaudeAgentQuery(client, (_params: unknown) => messages());
+    client.withTrace("outer", () => void query({ prompt: "never read" }))();
+    await client.flushTraces();
+    expect(completions(server)).toEqual([expect.objectContaining({ traceFunctionKey: "outer", expectedSpanCount: 1 })]);
+    for await (const _ of query({ prompt: "left early" })) break;
+    await client.flushTraces();
+    const root = recordedSpans(server).find((s) => s.name === "claude-agent-query")!;
+    expect(root.contexts).toContainEqual({ stoppedEarly: true });
+    expect(recordedSpans(server).filter((s) => s.type === "llm")).toHaveLength(1);
   });
 
   it("refuses something that is not a Reprise client at construction, with a clear message", () => {

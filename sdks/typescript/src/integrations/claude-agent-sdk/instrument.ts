@@ -1,4 +1,5 @@
 import type { Reprise } from "../../client.js";
+import { contextStorage, currentFrame } from "../../tracing/context.js";
 import { FrameworkRecorder } from "../core/framework-recorder.js";
 import { toPlain } from "../core/plain.js";
 import { record, str } from "../core/values.js";
@@ -27,31 +28,44 @@ export function instrumentClaudeAgentQuery<Q extends QueryFunction>(client: Repr
   const recorder = new FrameworkRecorder(client, "claude-agent-sdk");
   const instrumented = function (this: unknown, params: Parameters<Q>[0]) {
     const generator = query.call(this, params);
+    if (!recorder.enabled) return generator;
+    // The query's span opens when the first message is asked for (a query never iterated records nothing and
+    // holds no trace open), placed where the query was created.
+    const frame = currentFrame();
     const prompt = typeof params?.prompt === "string" ? params.prompt : "<streaming input>";
     const model = str(record(params?.options)?.model);
-    const root = recorder.start({
-      name: options.spanName ?? "claude-agent-query",
-      type: "agent",
-      input: toPlain({ prompt, ...(model ? { model } : {}) }),
-      traceFunctionKey: options.traceFunctionKey ?? "claude-agent-sdk",
-    });
-    if (root === undefined) return generator;
-    return observe(generator, new QueryObserver(recorder, root, prompt));
+    const open = () =>
+      contextStorage.run({ ...frame }, () => {
+        const root = recorder.start({
+          name: options.spanName ?? "claude-agent-query",
+          type: "agent",
+          input: toPlain({ prompt, ...(model ? { model } : {}) }),
+          traceFunctionKey: options.traceFunctionKey ?? "claude-agent-sdk",
+        });
+        return root === undefined ? undefined : new QueryObserver(recorder, root, prompt);
+      });
+    return observe(generator, open);
   };
   return instrumented as Q;
 }
 
-function observe<G extends AsyncGenerator<unknown, unknown, unknown>>(generator: G, observer: QueryObserver): G {
-  const settle = async (step: Promise<IteratorResult<unknown, unknown>>, stoppedEarly: boolean) => {
+function observe<G extends AsyncGenerator<unknown, unknown, unknown>>(generator: G, open: () => QueryObserver | undefined): G {
+  let observer: QueryObserver | undefined;
+  let opened = false;
+  const settle = async (step: () => Promise<IteratorResult<unknown, unknown>>, stoppedEarly: boolean) => {
+    if (!opened) {
+      opened = true;
+      observer = open();
+    }
     let result: IteratorResult<unknown, unknown>;
     try {
-      result = await step;
+      result = await step();
     } catch (error) {
-      observer.finish({ error });
+      observer?.finish({ error });
       throw error;
     }
-    if (result.done) observer.finish({ stoppedEarly });
-    else observer.observe(result.value);
+    if (result.done) observer?.finish({ stoppedEarly });
+    else observer?.observe(result.value);
     return result;
   };
   return new Proxy(generator, {
@@ -61,9 +75,9 @@ function observe<G extends AsyncGenerator<unknown, unknown, unknown>>(generator:
         return typeof value === "function" ? value.bind(target) : value;
       }
       if (property === Symbol.asyncIterator) return () => receiver;
-      if (property === "next") return (...args: [] | [unknown]) => settle(target.next(...args), false);
-      if (property === "return") return (value: unknown) => settle(target.return(value), true);
-      return (error: unknown) => settle(target.throw(error), false);
+      if (property === "next") return (...args: [] | [unknown]) => settle(() => target.next(...args), false);
+      if (property === "return") return (value: unknown) => settle(() => target.return(value), true);
+      return (error: unknown) => settle(() => target.throw(error), false);
     },
   });
 }

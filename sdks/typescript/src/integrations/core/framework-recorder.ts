@@ -95,7 +95,8 @@ export class FrameworkSpan {
  */
 export class FrameworkRecorder {
   private readonly recorder: Recorder;
-  private readonly enabled: boolean;
+  /** False when the client has no API key: nothing is recorded. */
+  readonly enabled: boolean;
   private readonly warner: ThrottledWarner;
   /** The client's `flushTraces`. */
   readonly flush: (timeoutMs: number) => Promise<boolean>;
