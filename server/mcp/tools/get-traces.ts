@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AppError } from "../../errors.ts";
 import { findTraceLabels } from "../../labels/trace-labels-read.service.ts";
 import { findTraceSpans } from "../../spans/trace-spans.service.ts";
 import { getTrace } from "../../traces/traces.service.ts";
@@ -24,7 +25,10 @@ export const getTracesTool = defineTool({
     const traces = [];
     const notFound: string[] = [];
     for (const id of traceIds) {
-      const trace = await getTrace(db, auth.organizationId, id).catch(() => null);
+      const trace = await getTrace(db, auth.organizationId, id).catch((error: unknown) => {
+        if (error instanceof AppError && error.code === "not_found") return null;
+        throw error;
+      });
       if (!trace) {
         notFound.push(id);
         continue;
