@@ -41,6 +41,7 @@ function NodeRow({ node }: { node: Node }) {
   const queryClient = useQueryClient();
   const decide = useMutation(trpc.simPlan.decide.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.simPlan.nodes.queryKey() }) }));
   const refused = decide.data?.refused[0];
+  const cascaded = decide.data?.cascaded ?? [];
   return (
     <li className="flex flex-wrap items-center justify-between gap-3 px-4 py-3">
       <div className="min-w-0">
@@ -51,6 +52,9 @@ function NodeRow({ node }: { node: Node }) {
         </p>
         {node.lockMessage ? <p className="mt-1 text-xs text-amber-800">{node.lockMessage}</p> : null}
         {refused ? <p role="alert" className="mt-1 text-xs text-red-700">{refused.reason}</p> : null}
+        {cascaded.length ? (
+          <p role="status" className="mt-1 text-xs text-zinc-600">Also turned off beneath it: {cascaded.map((c) => c.name).join(", ")}</p>
+        ) : null}
         <FormError error={decide.error} />
       </div>
       <div className="flex items-center gap-2">
