@@ -156,4 +156,15 @@ describe("framework integrations against Reprise", () => {
     expect(spans.find((s) => s.name === "gpt-fake")!.metrics).toMatchObject({ tokens: llmTokens, model: "gpt-fake" });
     await expectContentOffRefused("weather-ai-sdk", ["gpt-fake", TOOL_NAME]);
   });
+
+  it("turning off a wrapper span above a framework cascades to no framework-recorded node", async () => {
+    const plan = client.withSpan("plan", async () => runLangGraph(client, openai.url));
+    expect(await client.withTrace("cascade", () => plan())()).toBe("sunny in Paris");
+    expect(await client.flushTraces()).toBe(true);
+    const res = await call(postSimPlan, { apiKey: org.apiKey, body: { decisions: [{ traceFunctionKey: "cascade", name: "plan", captureContent: false }] } });
+    expect(res.status).toBe(200);
+    expect(res.body.nodes).toContainEqual({ traceFunctionKey: "cascade", name: "plan", captureContent: false });
+    expect(res.body.refused).toEqual([]);
+    expect(res.body.cascaded ?? []).toEqual([]); // everything beneath "plan" was recorded by LangGraph: locked
+  });
 });
