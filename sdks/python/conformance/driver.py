@@ -75,7 +75,8 @@ def build(node: Dict[str, Any], root_key: Optional[str], holder: Optional[Dict[s
     body.__name__ = "".join(c if c.isalnum() else "_" for c in str(node.get("name") or "span"))
     if root_key is not None:
         return client().trace(root_key, span_name=node.get("name") or root_key, type=node.get("type") or "function")(body)
-    return client().span(node.get("name"), type=node.get("type") or "custom")(body)
+    return client().span(node.get("name"), type=node.get("type") or "custom",
+                         mock_on_replay=bool(node.get("mockOnReplay")))(body)
 
 
 def run_child(child: Callable[..., Any], node: Dict[str, Any]) -> None:
@@ -158,6 +159,8 @@ def cmd_replay(req: Dict[str, Any]) -> Any:
                                  "traceId": item.server_trace_id or item.replay_trace_id}
         if item.error is not None:
             entry["error"] = item.error
+        if item.outline is not None:
+            entry["outline"] = item.outline
         items.append(entry)
     return {"testRunId": result.test_run_id, "items": items}
 

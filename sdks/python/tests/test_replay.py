@@ -46,6 +46,9 @@ class FakeReprise:
             original = next(o for o in self.originals if path.endswith(o["spanId"]))
             return Reply(200, {"id": original["spanId"], "externalTraceId": original["traceId"],
                                "rawData": {"span_data": original["data"]}})
+        if path.startswith("/api/sdk/replay/spanTree/"):
+            original = next(o for o in self.originals if path.endswith(o["spanId"]))
+            return Reply(200, {"root": {"spanName": "answer", "output": "old", "children": original.get("tree", [])}})
         if path == "/api/sdk/replay/status":
             body = request.json()
             with self.lock:
@@ -59,7 +62,10 @@ class FakeReprise:
 
 
 ORIGINALS = [
-    {"spanId": "span-1", "traceId": "trace-1", "data": {"input": ["hello"]}},
+    {"spanId": "span-1", "traceId": "trace-1", "data": {"input": ["hello"]},
+     "tree": [{"spanName": "tool", "output": "first", "children": []},
+              {"spanName": "tool", "outputSerialized": {"json": [1, 2], "meta": {"v": 1, "values": {"": ["tuple"]}}},
+               "output": [1, 2], "children": []}]},
     {"spanId": "span-2", "traceId": "trace-2",
      "data": {"input": ["x", {"n": 2}], "input_serialized": {"json": {"args": ["x"], "kwargs": {"n": 2}}, "meta": None}}},
 ]
@@ -108,6 +114,28 @@ class ReplayTest(unittest.TestCase):
         root = next(p for p in fake.spans["payloads"] if p["sourceTraceId"] == result.items[0].replay_trace_id
                     and "parent_id" not in p["rawSpan"])
         self.assertEqual(root["rawSpan"]["input_source_span_id"], "span-1")
+
+    def test_mock_on_replay_serves_the_recorded_outputs_in_order(self):
+        fake, client = self.make()
+        ran = []
+
+        @client.span("tool", mock_on_replay=True)
+        def tool(n):
+            ran.append(n)
+            return "fresh"
+
+        def answer(text, n=1):
+            return [tool(1), tool(2), tool(3)]
+
+        result = client.replay("answer", answer, trace_ids=["trace-1"])
+        outputs = {i.original_trace_id: i.output for i in result.items}
+        self.assertEqual(outputs["trace-1"], ["first", (1, 2), "fresh"])
+        self.assertEqual(outputs["trace-2"], ["fresh", "fresh", "fresh"])
+        self.assertEqual(sorted(ran), [1, 2, 3, 3])
+        mocked = [p for p in fake.spans["payloads"] if p.get("mocked")]
+        self.assertEqual(len(mocked), 2)
+        self.assertEqual({(p["mockTarget"], p["mockSource"]) for p in mocked}, {("output", "recorded")})
+        self.assertEqual(mocked[0]["rawSpan"]["span_data"]["output"], "first")
 
     def test_a_failed_flush_fails_the_replay_and_does_not_complete(self):
         fake, client = self.make(ack_status=400)

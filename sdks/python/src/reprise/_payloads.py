@@ -40,6 +40,8 @@ def build_span_carrier(trace: TraceState, span: SpanState) -> Carrier:
     }
     if span.errors:
         payload["errors"] = list(span.errors)
+    if span.mocked:
+        payload.update({"mocked": True, "mockTarget": "output", "mockSource": "recorded"})
     return Carrier(
         operation=EXTERNAL_SPAN,
         payload=payload,

@@ -33,6 +33,8 @@ class RunSpec:
     root: Optional[Tuple[str, str]] = None
     #: Leave the first argument (``self``/``cls``) out of the recorded input.
     skip_first: bool = False
+    #: During a replay, serve the span from the original's recorded output instead of running the function.
+    mock_on_replay: bool = False
 
 
 class _Run:
@@ -78,6 +80,9 @@ class Recorder:
                 run = recorder.open(spec, args, kwargs)
                 if run is None:
                     return await fn(*args, **kwargs)
+                mock = recorder.recorded_output(spec, run)
+                if mock is not None:
+                    return recorder.serve_mock(run, mock[0])
                 token = current_frame.set(run.frame)
                 try:
                     value = await fn(*args, **kwargs)
@@ -108,6 +113,9 @@ class Recorder:
             run = recorder.open(spec, args, kwargs)
             if run is None:
                 return fn(*args, **kwargs)
+            mock = recorder.recorded_output(spec, run)
+            if mock is not None:
+                return recorder.serve_mock(run, mock[0])
             try:
                 value = recorder.in_frame(run, fn, args, kwargs)
             except BaseException as error:
@@ -213,6 +221,27 @@ class Recorder:
             except TypeError:
                 pass
         return attach
+
+    # -- replay mocks --------------------------------------------------------------------------------------------
+
+    def recorded_output(self, spec: RunSpec, run: _Run) -> Optional[Tuple[Any]]:
+        """Counts the span's occurrence in a replayed trace and returns ``(recorded output,)`` when the span is to be
+        served from the original instead of running. Generators always run."""
+        try:
+            mocks = run.trace.replay.mocks if run.trace.replay is not None else None
+            if mocks is None or run.span.is_root:
+                return None
+            recorded = mocks.next(run.span.name)
+            return recorded if spec.mock_on_replay else None
+        except Exception as error:
+            self._internal_failure(error)
+            return None
+
+    def serve_mock(self, run: _Run, value: Any) -> Any:
+        """Ends the span at once with the recorded output, without calling the function."""
+        run.span.mocked = True
+        self.finish(run, value=value)
+        return value
 
     # -- recording -----------------------------------------------------------------------------------------------
 

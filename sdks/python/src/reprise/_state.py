@@ -51,6 +51,8 @@ class ReplayAttribution:
     input_source_span_id: str
     input_source_trace_id: str
     attempt: int = 0
+    #: Recorded outputs of the original trace, for spans marked ``mock_on_replay``.
+    mocks: Any = None
 
 
 @dataclass
@@ -81,6 +83,8 @@ class SpanState:
         self.prompt: Optional[str] = None
         self.contexts: List[Any] = []
         self.errors: List[Dict[str, str]] = []
+        #: True when a replay served the recorded output instead of running the function.
+        self.mocked = False
 
     @property
     def is_root(self) -> bool:

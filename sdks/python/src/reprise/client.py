@@ -96,19 +96,25 @@ class Reprise:
     @overload
     def span(self, name: F) -> F: ...
     @overload
-    def span(self, name: Optional[str] = None, *, type: str = "custom") -> Callable[[F], F]: ...
+    def span(self, name: Optional[str] = None, *, type: str = "custom", mock_on_replay: bool = False) -> Callable[[F], F]: ...
 
-    def span(self, name: Union[str, None, Callable[..., Any]] = None, *, type: str = "custom") -> Any:
+    def span(self, name: Union[str, None, Callable[..., Any]] = None, *, type: str = "custom",
+             mock_on_replay: bool = False) -> Any:
         """Decorator: each call inside a trace records a child span (default name: the function's name; types
         ``llm``, ``agent``, ``function``, ``guardrail``, ``handoff``, ``custom``). Outside a trace the function
-        runs unrecorded. ``@reprise.span`` without parentheses works too."""
+        runs unrecorded. ``@reprise.span`` without parentheses works too.
+
+        ``mock_on_replay=True``: during a replay the span is served from the original's recorded output (the n-th
+        call of that name gets the n-th recorded output) instead of running the function, and is sent with
+        ``mocked: true``; for tool or model calls you do not want re-executed. Outside a replay, or when the
+        original has no such span, the function runs as usual. Generator functions always run."""
         if callable(name):
-            return self.span(None, type=type)(name)
+            return self.span(None, type=type, mock_on_replay=mock_on_replay)(name)
 
         def decorate(fn: F) -> F:
             spec = RunSpec(
                 name=name or getattr(fn, "__name__", "span"), type=to_span_type(type), instrumentation="span",
-                function_name=getattr(fn, "__name__", None), skip_first=_is_method(fn),
+                function_name=getattr(fn, "__name__", None), skip_first=_is_method(fn), mock_on_replay=mock_on_replay,
             )
             return self._recorder.wrap(spec, fn, self.enabled)  # type: ignore[return-value]
         return decorate

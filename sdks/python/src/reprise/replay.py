@@ -149,6 +149,41 @@ def _validate(limit, trace_ids, dataset_ids, grader_ids, concurrency) -> None:
     check(concurrency >= 1, "concurrency must be at least 1")
 
 
+class ReplayMocks:
+    """The recorded outputs of one original trace (``GET /api/sdk/replay/spanTree/{id}``), for spans marked
+    ``mock_on_replay``: the n-th span named X of the replayed trace is served the output of the n-th span named X
+    of the original, in start order."""
+
+    def __init__(self, root: Any) -> None:
+        self._recorded: Dict[str, List[Dict[str, Any]]] = {}
+        self._seen: Dict[str, int] = {}
+        self._lock = threading.Lock()
+        stack = [root] if isinstance(root, dict) else []
+        order: List[Dict[str, Any]] = []
+        while stack:  # depth-first, children in order
+            node = stack.pop()
+            order.append(node)
+            stack.extend(reversed([c for c in node.get("children") or [] if isinstance(c, dict)]))
+        for node in order:
+            if isinstance(node.get("spanName"), str):
+                self._recorded.setdefault(node["spanName"], []).append(node)
+
+    def next(self, name: str) -> Optional[Tuple[Any]]:
+        """Counts one more span named ``name`` (every span counts, mocked or not) and returns ``(output,)`` for
+        that occurrence when the original recorded one."""
+        with self._lock:
+            index = self._seen.get(name, 0)
+            self._seen[name] = index + 1
+        nodes = self._recorded.get(name, [])
+        if index >= len(nodes) or "output" not in nodes[index]:
+            return None
+        node = nodes[index]
+        serialized = node.get("outputSerialized")
+        if isinstance(serialized, dict) and "json" in serialized:
+            return (decode_value(serialized["json"], serialized.get("meta")),)
+        return (node["output"],)
+
+
 def decode_arguments(span_data: Dict[str, Any]) -> Tuple[list, Dict[str, Any]]:
     """The original call's arguments: ``input_serialized`` (``{args, kwargs}`` with meta) when present, else the
     recorded ``input`` (an argument list; anything else is one argument)."""
@@ -184,13 +219,18 @@ def _run_item(host: ReplayHost, key: str, fn, test_run_id: str, item: Dict[str, 
     except Exception as error:
         result.error = f"could not load the original input: {error}"
         return result, None
+    try:
+        tree = host.api.call("GET", f"/replay/spanTree/{quote(span_id, safe='')}", timeout=REPLAY_TIMEOUT)
+        mocks = ReplayMocks(tree.get("root") if isinstance(tree, dict) else None)
+    except Exception:
+        mocks = ReplayMocks(None)  # without the tree every span runs
     replay_trace_id = str(uuid.uuid4())
     host.acks.watch(replay_trace_id)
     holder: Dict[str, TraceState] = {}
     pending = PendingReplay(
         trace_id=replay_trace_id,
         attribution=ReplayAttribution(test_run_id, original.get("id") or span_id,
-                                      original.get("externalTraceId") or original_trace_id, 0),
+                                      original.get("externalTraceId") or original_trace_id, 0, mocks),
         on_trace=lambda trace: holder.setdefault("trace", trace),
     )
     result.replay_trace_id = replay_trace_id
