@@ -1,0 +1,95 @@
+// The MCP door of the built server, started as `npm start` does: a trace recorded over REST is found, read
+// and labelled through the official MCP client, the label reads back over REST, and calls shaped like the
+// existing plugins' (JSON-RPC id 1, no initialized notification, 6 at once on one session) each get their own
+// answer from the production bundle.
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { spawn, type ChildProcess } from "node:child_process";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { completionPayload, spanPayload } from "../../server/ingest/testing/payloads.ts";
+import { buildApp, freePort, stopProcessGroup, waitHealthy } from "./server-process.ts";
+
+const root = path.resolve(__dirname, "..", "..");
+const apiKey = `rp_mcp_system_${"m".repeat(32)}`;
+const KEY = "mcp-system";
+
+describe("MCP on the built server", () => {
+  let server: ChildProcess;
+  let base: string;
+  const traceIds = Array.from({ length: 6 }, () => randomUUID());
+
+  const post = (p: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${base}${p}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}`, ...headers }, body: JSON.stringify(body) });
+
+  beforeAll(async () => {
+    await buildApp();
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    server = spawn("npm", ["start", "--silent"], {
+      cwd: root,
+      stdio: "ignore",
+      detached: true,
+      env: {
+        ...process.env,
+        DATABASE_URL: "",
+        PORT: String(port),
+        REPRISE_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "reprise-mcp-")),
+        REPRISE_LOG_LEVEL: "warn",
+        REPRISE_INIT_ORG_NAME: "MCP",
+        REPRISE_INIT_USER_EMAIL: "mcp@example.com",
+        REPRISE_INIT_USER_PASSWORD: "mcp system password",
+        REPRISE_INIT_API_KEY: apiKey,
+      },
+    });
+    await waitHealthy(port);
+    for (const [i, traceId] of traceIds.entries()) {
+      const span = await post("/api/sdk/externalSpans", spanPayload({ traceId, traceFunctionKey: KEY, name: KEY, input: [`question ${i}`], output: { text: `answer ${i}` } }));
+      expect(span.status).toBe(200);
+      const done = await post("/api/sdk/externalTraces", completionPayload({ traceId, traceFunctionKey: KEY, expectedSpanCount: 1 }));
+      expect(done.status).toBe(200);
+    }
+  });
+  afterAll(() => stopProcessGroup(server));
+
+  it("the official client finds, reads and labels a trace; the label reads back over REST", async () => {
+    const client = new Client({ name: "system-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${apiKey}` } } }));
+    const text = async (name: string, args: Record<string, unknown> = {}) => {
+      const r = (await client.callTool({ name, arguments: args })) as { content: Array<{ text: string }>; isError?: boolean };
+      expect(r.isError ?? false, r.content[0]?.text).toBe(false);
+      return r.content[0].text;
+    };
+    expect(await text("list_trace_functions")).toContain(`- ${KEY}: 6 traces`);
+    expect(await text("search_traces", { traceFunctionKey: KEY, searchQuery: "answer 3" })).toContain(`[ID: ${traceIds[3]}]`);
+    expect(await text("get_traces", { traceIds: [traceIds[3]] })).toContain("answer 3");
+    expect(await text("save_agent_labels", { labels: [{ traceId: traceIds[3], label: false, annotation: "wrong answer" }] })).toContain(`- ${traceIds[3]}: set; effective FAIL`);
+    const labels = (await (await fetch(`${base}/api/sdk/traces/labels?traceIds=${traceIds[3]}`, { headers: { authorization: `Bearer ${apiKey}` } })).json()) as any;
+    expect(labels.labels[0]).toMatchObject({ traceId: traceIds[3], label: false, labelSource: "agent", annotation: "wrong answer" });
+    await client.close();
+  });
+
+  it("answers plugin-shaped calls: id 1 everywhere, no initialized notification, 6 at once on one session; 404 for an unknown session; 401 without a key", async () => {
+    const accept = { accept: "application/json, text/event-stream" };
+    const init = await post("/mcp", { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "bitfab-claude-plugin", version: "0.9.74" } } }, accept);
+    expect(init.status).toBe(200);
+    const session = init.headers.get("mcp-session-id")!;
+    expect(session).toBeTruthy();
+    const answers = await Promise.all(traceIds.map((id) =>
+      post("/mcp", { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "read_traces", arguments: { traceIds: [id] } } }, { ...accept, "mcp-session-id": session })
+        .then(async (r) => ({ status: r.status, body: (await r.json()) as any }))));
+    answers.forEach((a, i) => {
+      expect(a.status).toBe(200);
+      expect(a.body.id).toBe(1);
+      expect(a.body.result.content[0].text).toContain(`Trace [ID: ${traceIds[i]}]`);
+      expect(a.body.result.content[0].text).toContain(`answer ${i}`);
+    });
+    const stale = await post("/mcp", { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_trace_functions", arguments: {} } }, { ...accept, "mcp-session-id": "stale" });
+    expect(stale.status).toBe(404);
+    const anonymous = await fetch(`${base}/api/mcp`, { method: "POST", headers: { "content-type": "application/json", ...accept }, body: "{}" });
+    expect(anonymous.status).toBe(401);
+  });
+});
