@@ -5,8 +5,8 @@ import { getEnv } from "./env.ts";
 import { logger } from "./logger.ts";
 import { migrate } from "./db/migrator.ts";
 import { ensureInitialOrganization } from "./auth/auth.service.ts";
-import { startGrading } from "./grading/grading.worker.ts";
 import { startQuietCompletion } from "./ingest/completion/quiet.worker.ts";
+import { startWorkers } from "./workers.ts";
 
 type StartHook = () => Promise<void> | void;
 const hooks: StartHook[] = [];
@@ -16,8 +16,8 @@ export function onStart(hook: StartHook): void {
   hooks.push(hook);
 }
 
-// Grading worker: live grading of completed traces, re-runs, replay grading jobs (docs/graders.md).
-onStart(async () => void (await startGrading(await getDb())));
+// Job workers: live grading of completed traces, re-runs, replay grading and evaluation (docs/graders.md).
+onStart(async () => void (await startWorkers(await getDb())));
 // Native OpenTelemetry traces complete by quiet period (docs/otel.md, "Completion").
 onStart(async () => void startQuietCompletion((await getDb()).sql, { quietSeconds: getEnv().REPRISE_OTEL_QUIET_SECONDS }));
 

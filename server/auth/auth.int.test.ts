@@ -1,7 +1,7 @@
 // API-key authentication (http-interface.md, Authentication).
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";
-import { getWhoami } from "../account/account.http.ts";
+import { getWhoami } from "../http/whoami.http.ts";
 import { hashApiKey } from "./api-key.ts";
 import { createApiKeyForEmail, ensureInitialOrganization } from "./auth.service.ts";
 

@@ -6,7 +6,7 @@ import type { Database } from "../db/client.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { notFound } from "../errors.ts";
 import { isUuid } from "../ids.ts";
-import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { decodeCursor, encodeCursor } from "../shared/cursor.ts";
 import * as q from "./datasets.queries.ts";
 import type { TDatasetTraceIdsResponse, TListDatasetTracesQuery } from "./datasets.schemas.ts";
 import { getDataset } from "./datasets.service.ts";

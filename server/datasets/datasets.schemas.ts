@@ -1,13 +1,6 @@
 // Wire contracts of the dataset endpoints (http-interface.md "Datasets"; shapes of wire-facts.md §15).
 import { z } from "zod";
-
-/** Query-string integer in [min, max]; anything else (empty, "abc", 0, 101) is a 400 (decisions.md, Precise rules). */
-export const queryInt = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, `must be an integer from ${min} to ${max}`)
-    .transform(Number)
-    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+import { queryInt } from "../shared/schemas.ts";
 
 /**
  * An id we look up (trace, grader). Any string is accepted; one that names nothing of the organization is

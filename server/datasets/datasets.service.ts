@@ -3,7 +3,7 @@
 import type { Database } from "../db/client.ts";
 import { notFound } from "../errors.ts";
 import { isUuid } from "../ids.ts";
-import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { decodeCursor, encodeCursor } from "../shared/cursor.ts";
 import * as q from "./datasets.queries.ts";
 import type { DatasetKey, DatasetRow } from "./datasets.queries.ts";
 import type { TDataset, TListDatasetsQuery, TListDatasetsResponse, TUpsertDatasetBody } from "./datasets.schemas.ts";

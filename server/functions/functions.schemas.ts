@@ -1,7 +1,7 @@
 // Wire contracts of the prompt functions (http-interface.md "POST /api/sdk/functions/lookup"; wire-facts §8;
 // decisions.md "Functions": POST /api/sdk/functions is our extension).
 import { z } from "zod";
-import { zText } from "../traces/traces.schemas.ts";
+import { zText } from "../shared/schemas.ts";
 
 export const ZProvider = z.object({
   provider: zText(200).min(1),

@@ -1,7 +1,7 @@
 // Graders API wire contracts (decisions.md, "Graders"). Config is validated per kind, with issue
 // paths under `config` so a client sees exactly which field is wrong.
 import { z } from "zod";
-import { GRADER_KINDS, ZJudgeConfig, ZRuleConfig } from "../grading/grading.schemas.ts";
+import { GRADER_KINDS, ZJudgeConfig, ZRuleConfig } from "./grader-config.schemas.ts";
 
 export const ZGraderStatus = z.enum(["active", "archived"]);
 

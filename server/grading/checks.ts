@@ -1,7 +1,8 @@
 // Rule checks (decisions.md, "Graders" → rule, and "Precise rules"): pure and deterministic, reused by
 // assertion checks. Every verdict says why; a target or value that cannot be read is errored, never passed.
 import vm from "node:vm";
-import { erroredVerdict, type TCheck, type TGradingSpan, type TTarget, type TVerdict } from "./grading.schemas.ts";
+import { erroredVerdict, type TGradingSpan, type TVerdict } from "./grading.schemas.ts";
+import { type TCheck, type TTarget } from "../graders/grader-config.schemas.ts";
 import { jsonText, readTargetValue, resolveTarget, type ResolvedTarget } from "./targets.ts";
 
 /** A user's regular expression may backtrack catastrophically; it gets this long, then the verdict errors. */

@@ -12,7 +12,7 @@ import { sql } from "../db/sql.ts";
 import { upsertGrader } from "../graders/graders.service.ts";
 import { ZUpsertGraderBody } from "../graders/graders.schemas.ts";
 import { gradeTrace } from "./grading.service.ts";
-import { startGrading, type GradingWorker } from "./grading.worker.ts";
+import { startWorkers, type Workers } from "../workers.ts";
 import { dispatchCompletionEvents } from "./live.ts";
 import { createLimiter } from "./limiter.ts";
 import { postExternalSpan, postExternalTrace } from "../ingest/ingest.http.ts";
@@ -33,7 +33,7 @@ const until = async (check: () => Promise<boolean>, timeoutMs = 30_000) => {
 describe("live grading", () => {
   const db = useTestDatabase();
   let org: TestOrg;
-  let worker: GradingWorker;
+  let worker: Workers;
   const graders: Record<string, string> = {};
 
   beforeAll(async () => {
@@ -56,7 +56,7 @@ describe("live grading", () => {
     graders.notLive = await make({ traceFunctionKey: FN, name: "manual only", kind: "rule", live: false, config: { check: { op: "noErrors" } } });
     graders.archived = await make({ traceFunctionKey: FN, name: "old", kind: "rule", status: "archived", config: { check: { op: "noErrors" } } });
     graders.otherFn = await make({ traceFunctionKey: "other-fn", name: "x", kind: "rule", config: { check: { op: "noErrors" } } });
-    worker = await startGrading(db(), {
+    worker = await startWorkers(db(), {
       judge: { baseUrl, timeoutMs: 5_000, maxRetries: 0, maxRetryDelayMs: 10, limiter: createLimiter(4) },
       pollIntervalMs: 100,
       maintenanceIntervalSeconds: 1,

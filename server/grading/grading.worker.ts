@@ -1,19 +1,16 @@
-// The grading worker: runs grading jobs (live, re-run, replay) and replay assertion evaluations (the
-// replay feature's queue, on the same job worker), records dead jobs, and dispatches completion events.
-// Started once per server process from server/startup.ts.
+// The grading worker: runs grading jobs (live, re-run, replay), records dead jobs, and dispatches completion
+// events. Works on the process's one job worker, which server/workers.ts starts at start-up.
 import type { Database } from "../db/client.ts";
 import { newId } from "../ids.ts";
 import { logger } from "../logger.ts";
 import { findGraderRowsByIds } from "../graders/graders.queries.ts";
-import { startJobWorker, type ReceivedJob } from "../jobs/queue.ts";
-import { isRerunItemDone, markRerunErrored, markRerunRunning, recordRerunItemDone } from "../reruns/reruns.queries.ts";
+import type { JobWorker, ReceivedJob } from "../jobs/queue.ts";
+import { isRerunItemDone, markRerunErrored, markRerunRunning, recordRerunItemDone } from "./reruns/reruns.queries.ts";
 import { findGradingSpans, findGradingTrace, upsertGraderLabel } from "./grading.queries.ts";
 import { GRADING_DEAD_QUEUE, GRADING_QUEUE, GRADING_QUEUE_OPTIONS, gradingJobClient, type TGradingJob } from "./grading.queues.ts";
 import { evaluateGrader, whyNotGradable } from "./grading.service.ts";
 import type { JudgeOptions } from "./judge.ts";
 import { startLiveDispatcher } from "./live.ts";
-import { onReplayCompleted } from "../replay/evaluation/evaluation.queue.ts";
-import { EVALUATION_QUEUES, workReplayEvaluation } from "../replay/evaluation/evaluation.worker.ts";
 
 /**
  * Grades one (trace, grader) and writes its label. For a re-run, an item already recorded done (its job
@@ -38,24 +35,20 @@ export interface GradingWorkerOptions {
   judge?: JudgeOptions;
   /** Outbox poll interval. */
   pollIntervalMs?: number;
-  maintenanceIntervalSeconds?: number;
   /** Overrides of the grading queue's policy (tests use a short expiry). */
   expireInSeconds?: number;
   batchSize?: number;
 }
 
-export interface GradingWorker {
-  stop(): Promise<void>;
+export const GRADING_QUEUES = [GRADING_QUEUE, GRADING_DEAD_QUEUE];
+
+/** Defines the grading queues (before the job worker starts, so interrupted jobs can be recovered). */
+export async function defineGradingQueues(db: Database, options: GradingWorkerOptions = {}): Promise<void> {
+  await gradingJobClient(db, { ...GRADING_QUEUE_OPTIONS, ...(options.expireInSeconds ? { expireInSeconds: options.expireInSeconds } : {}) });
 }
 
-export async function startGrading(db: Database, options: GradingWorkerOptions = {}): Promise<GradingWorker> {
-  await gradingJobClient(db, { ...GRADING_QUEUE_OPTIONS, ...(options.expireInSeconds ? { expireInSeconds: options.expireInSeconds } : {}) });
-  const worker = await startJobWorker(db, { maintenanceIntervalSeconds: options.maintenanceIntervalSeconds });
-  if (db.sql.kind === "pglite") {
-    // One process holds a PGlite data directory, so an active job now was cut off by a crash: retry it.
-    const recovered = await worker.recoverInterruptedJobs([GRADING_QUEUE, GRADING_DEAD_QUEUE, ...EVALUATION_QUEUES]);
-    if (recovered > 0) logger.info("retrying grading jobs interrupted by a restart", { recovered });
-  }
+/** Starts the grading pollers and the live dispatcher on the caller's job worker; returns what stops them. */
+export async function workGrading(db: Database, worker: JobWorker, options: GradingWorkerOptions = {}): Promise<() => Promise<void>> {
   const work = { batchSize: options.batchSize ?? 8, pollingIntervalSeconds: 0.5 };
   const handler = (job: ReceivedJob<TGradingJob>) => runGradingJob(db, job.data, options.judge);
   // Two pollers: a batch waiting on a slow judge does not hold up the next one.
@@ -65,15 +58,6 @@ export async function startGrading(db: Database, options: GradingWorkerOptions =
     logger.error("grading failed after every retry", { ...job.data });
     if (job.data.runId) await markRerunErrored(db, job.data.runId, `Grading trace ${job.data.traceId} with grader ${job.data.graderId} failed after every retry.`);
   });
-  const stopWakingEvaluation = await workReplayEvaluation(db, worker, { judge: options.judge });
-  const stopWakingGrading = onReplayCompleted(db, () => worker.wake(GRADING_QUEUE));
   const live = startLiveDispatcher(db, { intervalMs: options.pollIntervalMs ?? 1000, onJobs: () => worker.wake(GRADING_QUEUE) });
-  return {
-    async stop() {
-      stopWakingEvaluation();
-      stopWakingGrading();
-      await live.stop();
-      await worker.stop();
-    },
-  };
+  return () => live.stop();
 }

@@ -2,7 +2,8 @@
 // call asking for {label, reason, confidence}. Timeouts, retries on 429/5xx honouring Retry-After, a
 // process-wide concurrency cap. Any failure is an errored verdict with the reason, never an invented one.
 import { getEnv } from "../env.ts";
-import { erroredVerdict, type TGradingSpan, type TTarget, type TVerdict } from "./grading.schemas.ts";
+import { erroredVerdict, type TGradingSpan, type TVerdict } from "./grading.schemas.ts";
+import { type TTarget } from "../graders/grader-config.schemas.ts";
 import { buildJudgeMessages, parseJudgeAnswer, targetContent, type ChatMessage } from "./judge-prompt.ts";
 import { createLimiter, type Limiter } from "./limiter.ts";
 import { resolveTarget } from "./targets.ts";

@@ -3,7 +3,8 @@
 // missing targets giving an errored verdict, never a pass.
 import { describe, expect, it } from "vitest";
 import { evaluateRule, jsonEqual } from "./checks.ts";
-import { ZCheck, ZRuleConfig, type TGradingSpan } from "./grading.schemas.ts";
+import { type TGradingSpan } from "./grading.schemas.ts";
+import { ZCheck, ZRuleConfig } from "../graders/grader-config.schemas.ts";
 import { resolveTarget } from "./targets.ts";
 
 const t0 = Date.parse("2026-11-22T10:00:00Z");

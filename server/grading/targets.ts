@@ -1,6 +1,7 @@
 // Target resolution (decisions.md, "Precise rules"): pure functions, shared by rule graders, the LLM
 // judge and assertion checks. A target that cannot be found is reported as missing, never passed.
-import type { TGradingSpan, TTarget } from "./grading.schemas.ts";
+import type { TGradingSpan } from "./grading.schemas.ts";
+import type { TTarget } from "../graders/grader-config.schemas.ts";
 
 export interface ResolvedTarget {
   /** Human-readable, for reasons and diagnostics. */

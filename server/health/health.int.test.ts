@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTestDatabase } from "../../test/harness.ts";
 import { openDatabase, type Database } from "../db/client.ts";
 import { setDb } from "../db.ts";
-import { getWhoami } from "../account/account.http.ts";
+import { getWhoami } from "../http/whoami.http.ts";
 import { getHealth } from "./health.http.ts";
 
 describe("health and database outages", () => {

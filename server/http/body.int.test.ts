@@ -2,7 +2,7 @@
 import zlib from "node:zlib";
 import { describe, expect, it, beforeAll } from "vitest";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";
-import { getWhoami } from "../account/account.http.ts";
+import { getWhoami } from "./whoami.http.ts";
 import { MAX_BODY_BYTES } from "./body.ts";
 import { defineRoute } from "./define-route.ts";
 import { z } from "zod";

@@ -1,7 +1,7 @@
 // Wire contracts of the label endpoints (http-interface.md "Trace label", "Grader label", Labels; request
 // and response shapes of wire-facts.md §12 and §14).
 import { z } from "zod";
-import { queryInt } from "../datasets/datasets.schemas.ts";
+import { queryInt } from "../shared/schemas.ts";
 
 const ZUuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID").transform((s) => s.toLowerCase());
 /** A trace id as the caller knows it: the canonical UUID, or an SDK source id (mapped as ingestion maps it). */

@@ -8,7 +8,8 @@ import { createSpan, createTrace, type SpanOverrides } from "../../test/factorie
 import { postExternalSpan, postExternalTrace } from "../ingest/ingest.http.ts";
 import { canonicalId, newId } from "../ids.ts";
 import { getReplaySpanTree, postReplayComplete, postReplayStart, postReplayStatus } from "./replay.http.ts";
-import { ZCompleteResponse, ZStatusResponse, type TCompleteResponse } from "./replay.schemas.ts";
+import { ZCompleteResponse, type TCompleteResponse } from "./complete/complete.schemas.ts";
+import { ZStatusResponse } from "./status/status.schemas.ts";
 import { ZSpanTreeResponse } from "./span-tree/span-tree.schemas.ts";
 
 describe("a replay run", () => {

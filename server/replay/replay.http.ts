@@ -1,13 +1,14 @@
 // REST handlers of /api/sdk/replay/** (http-interface.md "POST /api/sdk/replay/start", ".../status",
 // ".../complete"; wire-facts §9.4 span tree). Thin: parse, call the service.
 import { defineRoute } from "../http/define-route.ts";
-import { completeReplay } from "./complete.service.ts";
-import { ZCompleteBody, ZStatusBody } from "./replay.schemas.ts";
+import { completeReplay } from "./complete/complete.service.ts";
+import { ZCompleteBody } from "./complete/complete.schemas.ts";
+import { ZStatusBody } from "./status/status.schemas.ts";
 import { getSpanTree } from "./span-tree/span-tree.service.ts";
 import { ZSpanTreeParams, ZSpanTreeQuery } from "./span-tree/span-tree.schemas.ts";
 import { ZStartBody } from "./start/start.schemas.ts";
 import { startReplay } from "./start/start.service.ts";
-import { getReplayStatus } from "./status.service.ts";
+import { getReplayStatus } from "./status/status.service.ts";
 
 export const postReplayStart = defineRoute({
   body: ZStartBody,

@@ -1,7 +1,7 @@
 // Wire contracts of the sim plan (http-interface.md "GET /api/sdk/sim-plan"; wire-facts §10; decisions.md
 // "Sim plan": the POST is our extension).
 import { z } from "zod";
-import { zText } from "../traces/traces.schemas.ts";
+import { zText } from "../shared/schemas.ts";
 
 export const ZSimPlanNode = z.object({
   traceFunctionKey: z.string(),

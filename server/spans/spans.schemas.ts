@@ -1,7 +1,8 @@
 // Wire contracts of the span reads: GET /traces/{traceId}/span (http-interface.md; wire-facts §11.1),
 // GET /spans/{id} (wire-facts §11.2) and GET /externalSpans/{id} (wire-facts §9.3).
 import { z } from "zod";
-import { ZJsonObject, ZTokens, ZUuid, zText } from "../traces/traces.schemas.ts";
+import { ZTokens } from "../traces/traces.schemas.ts";
+import { ZJsonObject, ZUuid, zText } from "../shared/schemas.ts";
 
 export const ZSpanIdParams = z.object({ id: ZUuid });
 export const ZTraceSpanParams = z.object({ traceId: ZUuid });

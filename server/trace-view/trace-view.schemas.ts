@@ -1,6 +1,7 @@
 // tRPC inputs of the console's trace pages (the REST query schemas parse strings; these take typed values).
 import { z } from "zod";
-import { ZTraceListQuery, ZUuid } from "../traces/traces.schemas.ts";
+import { ZTraceListQuery } from "../traces/traces.schemas.ts";
+import { ZUuid } from "../shared/schemas.ts";
 
 /** The REST list filters, with a typed limit (the REST query parses it from a string) and a smaller page. */
 export const ZConsoleTraceListInput = ZTraceListQuery.extend({

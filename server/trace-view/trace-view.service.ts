@@ -1,9 +1,9 @@
 // The trace page's span waterfall (issue 7, item 2): every stored span, content-off ones included and
 // marked (the console shows what the sim plan withheld; the SDK-facing trees leave them out), in the
-// shared tree order (server/replay/tree.ts), with offsets from the trace start for the bars.
+// shared tree order (server/shared/tree.ts), with offsets from the trace start for the bars.
 import type { Database } from "../db/client.ts";
-import { outlineErrors, spanTokens } from "../replay/outline.ts";
-import { buildForest, type TreeNode } from "../replay/tree.ts";
+import { outlineErrors, spanTokens } from "../replay/outline/outline.ts";
+import { buildForest, type TreeNode } from "../shared/tree.ts";
 import * as q from "./trace-view.queries.ts";
 
 export interface TWaterfallSpan {

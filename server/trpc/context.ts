@@ -3,9 +3,9 @@
 // (trpc.http.ts), by server components (rsc.ts), and by tests.
 import { randomUUID } from "node:crypto";
 import { getDb, type Database } from "../db.ts";
-import { readSessionToken } from "../sessions/cookies.ts";
-import type { TSessionUser } from "../sessions/sessions.schemas.ts";
-import { getSessionUser } from "../sessions/sessions.service.ts";
+import { readSessionToken } from "../auth/sessions/cookies.ts";
+import type { TSessionUser } from "../auth/sessions/sessions.schemas.ts";
+import { getSessionUser } from "../auth/sessions/sessions.service.ts";
 
 export interface TRequestInfo {
   /** The Origin header (browsers send it on every POST), or null. */

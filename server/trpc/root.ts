@@ -1,13 +1,13 @@
 // The console's root router. Feature routers are thin wiring over the same services the REST API calls.
-import { apiKeysRouter, usersRouter } from "../sessions/settings/settings.router.ts";
-import { sessionRouter } from "../sessions/sessions.router.ts";
-import { datasetsRouter } from "../datasets/datasets.router.ts";
-import { gradersRouter } from "../graders/graders.router.ts";
-import { labelsRouter } from "../labels/labels.router.ts";
-import { simPlanRouter } from "../sim-plan/sim-plan.router.ts";
-import { tracesRouter } from "../traces/traces.router.ts";
-import { assertionsRouter } from "../assertions/assertions.router.ts";
-import { replaysRouter } from "../replay/experiments/replays.router.ts";
+import { apiKeysRouter, usersRouter } from "./routers/settings.router.ts";
+import { sessionRouter } from "./routers/sessions.router.ts";
+import { datasetsRouter } from "./routers/datasets.router.ts";
+import { gradersRouter } from "./routers/graders.router.ts";
+import { labelsRouter } from "./routers/labels.router.ts";
+import { simPlanRouter } from "./routers/sim-plan.router.ts";
+import { tracesRouter } from "./routers/traces.router.ts";
+import { assertionsRouter } from "./routers/assertions.router.ts";
+import { replaysRouter } from "./routers/replays.router.ts";
 import { createCallerFactory, router } from "./init.ts";
 
 export const appRouter = router({

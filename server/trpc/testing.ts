@@ -1,9 +1,9 @@
 // Test helpers: a tRPC caller with a real context (real session lookup, real same-origin check), for
 // the authorization integration tests of every console router.
 import type { Database } from "../db/client.ts";
-import { signIn } from "../sessions/sessions.service.ts";
-import { SignInLimiter } from "../sessions/sign-in-limiter.ts";
-import { SESSION_COOKIE } from "../sessions/cookies.ts";
+import { signIn } from "../auth/sessions/sessions.service.ts";
+import { SignInLimiter } from "../auth/sessions/sign-in-limiter.ts";
+import { SESSION_COOKIE } from "../auth/sessions/cookies.ts";
 import { createContext } from "./context.ts";
 import { createCaller } from "./root.ts";
 

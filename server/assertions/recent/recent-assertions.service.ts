@@ -1,7 +1,7 @@
 // Recent assertions across traces for the console's Assertions page (issue 7, item 4), in the same wire
 // shape as GET /api/sdk/traces/{traceId}/assertions (toAssertionResponses), each with its trace.
 import type { Database } from "../../db/client.ts";
-import { decodeCursor, encodeCursor } from "../../datasets/cursor.ts";
+import { decodeCursor, encodeCursor } from "../../shared/cursor.ts";
 import { findAssertionRowsById } from "../assertions.queries.ts";
 import { toAssertionResponses } from "../assertions.service.ts";
 import type { TTraceAssertion } from "../assertions.schemas.ts";

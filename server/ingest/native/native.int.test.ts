@@ -8,7 +8,7 @@ import { decodeExportResponse, decodeStatus } from "../../../proto/otlp.ts";
 import { sql } from "../../db/sql.ts";
 import { upsertGrader } from "../../graders/graders.service.ts";
 import { ZUpsertGraderBody } from "../../graders/graders.schemas.ts";
-import { startGrading, type GradingWorker } from "../../grading/grading.worker.ts";
+import { startWorkers, type Workers } from "../../workers.ts";
 import { decideSimPlan } from "../../sim-plan/sim-plan.service.ts";
 import { sweepQuietTraces } from "../completion/quiet.service.ts";
 import { postOtlpTraces } from "../otlp/otlp.http.ts";
@@ -153,7 +153,7 @@ describe("native OpenTelemetry door", () => {
   it("is idempotent on retries; a late span amends a completed trace and live graders re-run once", async () => {
     const o = await createTestOrg(db(), "amend");
     const grader = (await upsertGrader(db(), o.organizationId, ZUpsertGraderBody.parse({ traceFunctionKey: "amend-svc", name: "says 4", kind: "rule", config: { target: { kind: "output" }, check: { op: "contains", value: "4" } } }))).grader;
-    const worker: GradingWorker = await startGrading(db(), { pollIntervalMs: 100, maintenanceIntervalSeconds: 1 });
+    const worker: Workers = await startWorkers(db(), { pollIntervalMs: 100, maintenanceIntervalSeconds: 1 });
     try {
       const { traceId, root, chat } = chatTrace();
       const request = otlpJsonRequest([root, chat], { "service.name": "amend-svc" });

@@ -5,7 +5,7 @@ import type { TTraceLabels } from "../../labels/labels.schemas.ts";
 import type { TSpanContent } from "../../spans/trace-spans.service.ts";
 import type { TTraceSearchHit } from "../../traces/search.service.ts";
 import type { TTrace } from "../../traces/traces.schemas.ts";
-import { buildForest, type TreeNode } from "../../replay/tree.ts";
+import { buildForest, type TreeNode } from "../../shared/tree.ts";
 import { asText, cut, tokensText, verdictWord } from "./text.ts";
 
 export const TRACE_SEPARATOR = "\n\n---\n\n";

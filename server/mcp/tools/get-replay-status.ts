@@ -1,4 +1,4 @@
-import { getReplayStatus } from "../../replay/status.service.ts";
+import { getReplayStatus } from "../../replay/status/status.service.ts";
 import { experimentArgs, experimentOf } from "../args.ts";
 import { defineTool, toolError } from "../tool.ts";
 

@@ -1,4 +1,4 @@
-import { findExperiments } from "../../replay/experiments/experiments.service.ts";
+import { findExperiments } from "../../replay/experiments/experiment-list.service.ts";
 import { zId, zInt, zText } from "../args.ts";
 import { defineTool } from "../tool.ts";
 

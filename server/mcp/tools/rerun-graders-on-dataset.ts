@@ -1,5 +1,5 @@
-import { startRerun, getRerun } from "../../reruns/reruns.service.ts";
-import type { TGraderRerun } from "../../reruns/reruns.schemas.ts";
+import { startRerun, getRerun } from "../../grading/reruns/reruns.service.ts";
+import type { TGraderRerun } from "../../grading/reruns/reruns.schemas.ts";
 import { zId, zIds, zInt } from "../args.ts";
 import { defineTool } from "../tool.ts";
 

@@ -3,7 +3,7 @@
 // experiment, whose organization the caller has checked).
 import type { Prisma } from "../../db/client.ts";
 import { join, sql, type Sql, type SqlClient } from "../../db/sql.ts";
-import { runTraceSelect } from "../run-traces.queries.ts";
+import { runTraceSelect } from "./run-traces.queries.ts";
 
 export const experimentDetailSelect = {
   id: true,

@@ -3,7 +3,7 @@
 // gone), and the tokens and duration of both. Over the same comparison the console's replay page shows.
 import type { Database } from "../../db/client.ts";
 import type { TTokens } from "../../traces/traces.schemas.ts";
-import { getExperimentComparison, type TComparedTrace, type TExperimentSummary } from "./experiments.service.ts";
+import { getExperimentComparison, type TComparedTrace, type TExperimentSummary } from "./experiment-list.service.ts";
 
 export type TReplayVerdict = "fixed" | "regressed" | "still-passing" | "still-failing" | "unpaired";
 

@@ -1,6 +1,6 @@
 // tRPC inputs of the console's Replays pages (issue 7, item 8).
 import { z } from "zod";
-import { ZUuid } from "../../traces/traces.schemas.ts";
+import { ZUuid } from "../../shared/schemas.ts";
 
 export const ZExperimentListInput = z.object({
   cursor: z.string().max(512).optional(),
@@ -18,3 +18,20 @@ export const ZExperimentComparisonInput = z.object({
   limit: z.number().int().min(1).max(100).default(25),
 });
 export type TExperimentComparisonInput = z.output<typeof ZExperimentComparisonInput>;
+
+// The run a replay call is about: wire-facts §20.13, testRunId and experimentId are synonyms.
+export type RunIds = { testRunId?: string | null; experimentId?: string | null };
+
+export const runIdentityChecks: [(b: RunIds) => boolean, { message: string; path?: string[] }][] = [
+  [(b) => Boolean(b.testRunId ?? b.experimentId), { message: "send testRunId or experimentId" }],
+  [
+    (b) => !b.testRunId || !b.experimentId || b.testRunId === b.experimentId,
+    { message: "testRunId and experimentId name different runs", path: ["experimentId"] },
+  ],
+];
+
+/** The run the call is about: `testRunId` or `experimentId` (or both, equal). */
+export const runId = (b: RunIds) => (b.testRunId ?? b.experimentId) as string;
+
+export const ZExperimentStatus = z.enum(["pending", "completed", "failed", "interrupted"]);
+

@@ -1,160 +1,21 @@
-// The console's Replays pages (issue 7, item 8): experiments newest first with their counts, and one
-// experiment's items with the original and replay outlines side by side, duration and token deltas, the
-// assertion verdicts (trace labels) and the grader labels of each trace. Reuses the replay outlines
-// (findTraceOutlines) and the label reads (findTraceLabels, findGraderLabels) the REST API serves.
+// Experiment (test run) lookups shared by the replay endpoints.
 import type { Database } from "../../db/client.ts";
-import { decodeCursor, encodeCursor } from "../../datasets/cursor.ts";
-import { findGraderLabels } from "../../labels/grader-labels.service.ts";
-import type { TGraderLabel, TTraceLabels } from "../../labels/labels.schemas.ts";
-import { findTraceLabels } from "../../labels/trace-labels-read.service.ts";
-import type { TTokens } from "../../traces/traces.schemas.ts";
-import { getExperiment, idList } from "../experiments.service.ts";
-import { findTraceOutlines } from "../outline.service.ts";
-import type { TTraceOutline } from "../replay.schemas.ts";
-import { selectTracesById, type TRunTraceRow } from "../run-traces.queries.ts";
-import * as q from "./experiment-list.queries.ts";
-import type { TExperimentComparisonInput, TExperimentListInput } from "./experiments.schemas.ts";
+import { notFound } from "../../errors.ts";
+import * as q from "./experiments.queries.ts";
 
-export interface TExperimentSummary {
-  id: string;
-  name: string | null;
-  notes: string | null;
-  traceFunctionKey: string;
-  status: string;
-  attempts: number;
-  judgeAssertions: boolean;
-  graderIds: string[];
-  datasetIds: string[];
-  createdAt: string;
-  completedAt: string | null;
-  /** Originals selected for the run, replay traces planned (items × attempts), recorded and completed. */
-  counts: { items: number; planned: number; replays: number; completedReplays: number };
+export type { TExperimentRow } from "./experiments.queries.ts";
+
+/** Relative console path of a run; SDKs prepend their base URL (wire-facts §9.1). */
+export const experimentUrl = (id: string) => `/replays/${id}`;
+
+/** One experiment of the organization; another organization's id or an unknown one is a 404. */
+export async function getExperiment(db: Database, organizationId: string, id: string): Promise<q.TExperimentRow> {
+  const row = await q.selectExperiment(db.prisma, organizationId, id);
+  if (!row) throw notFound(`Replay run ${id}`);
+  return row;
 }
 
-export interface TComparedTrace {
-  traceId: string;
-  attempt: number | null;
-  outline: TTraceOutline;
-  tokens: TTokens;
-  /** The whole-trace verdict and one entry per assertion (GET /api/sdk/traces/labels). */
-  verdict: TTraceLabels | null;
-  graderLabels: TGraderLabel[];
-}
-
-export interface TComparedItem {
-  position: number;
-  originalTraceId: string;
-  /** null when the original trace is gone (or not the organization's). */
-  original: TComparedTrace | null;
-  /** One per attempt; `delta` is replay minus original (null when either side lacks the value). */
-  replays: (TComparedTrace & { delta: { durationMs: number | null; totalTokens: number | null } })[];
-}
-
-type Key = { t: string; i: string };
-const isKey = (v: unknown): v is Key =>
-  typeof v === "object" && v !== null && /^-?\d{1,17}$/.test(String((v as Key).t)) && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(String((v as Key).i));
-
-/** A page of the organization's experiments, newest first, with their counts. */
-export async function findExperiments(db: Database, organizationId: string, input: TExperimentListInput) {
-  const after = input.cursor !== undefined ? decodeCursor(input.cursor, isKey) : undefined;
-  const page = await q.selectExperimentPage(db.sql, organizationId, after && { createdUs: after.t, id: after.i }, input.limit + 1, {
-    traceFunctionKey: input.traceFunctionKey,
-    datasetId: input.datasetId,
-    gitBranch: input.gitBranch,
-  });
-  const ids = page.slice(0, input.limit).map((r) => r.id);
-  const experiments = await toSummaries(db, organizationId, ids);
-  const last = page[input.limit - 1];
-  return { experiments, nextCursor: page.length > input.limit && last ? encodeCursor({ t: last.created_us, i: last.id }) : null };
-}
-
-async function toSummaries(db: Database, organizationId: string, ids: string[]): Promise<TExperimentSummary[]> {
-  if (ids.length === 0) return [];
-  const [rows, items, runs] = await Promise.all([
-    q.selectExperiments(db.prisma, organizationId, ids),
-    q.countItems(db.prisma, organizationId, ids),
-    q.countRunTraces(db.prisma, organizationId, ids),
-  ]);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.flatMap((id) => {
-    const r = byId.get(id);
-    if (!r) return [];
-    const run = runs.get(id) ?? { total: 0, completed: 0 };
-    const itemCount = items.get(id) ?? 0;
-    return [{
-      id: r.id,
-      name: r.name,
-      notes: r.notes,
-      traceFunctionKey: r.traceFunctionKey,
-      status: r.status,
-      attempts: r.attempts,
-      judgeAssertions: r.judgeAssertions,
-      graderIds: idList(r.graderIds),
-      datasetIds: idList(r.datasetIds),
-      createdAt: r.createdAt.toISOString(),
-      completedAt: r.completedAt?.toISOString() ?? null,
-      counts: { items: itemCount, planned: r.plannedTraceCount ?? itemCount * r.attempts, replays: run.total, completedReplays: run.completed },
-    }];
-  });
-}
-
-/** One experiment with a page of its items compared; another organization's or an unknown id is a 404. */
-export async function getExperimentComparison(db: Database, organizationId: string, input: TExperimentComparisonInput) {
-  const experiment = await getExperiment(db, organizationId, input.id);
-  const [summary] = await toSummaries(db, organizationId, [experiment.id]);
-  const page = await q.selectItemPage(db.prisma, organizationId, experiment.id, input.cursor, input.limit + 1);
-  const items = page.slice(0, input.limit);
-  const originalIds = items.map((i) => i.originalTraceId);
-  const [originals, replays] = await Promise.all([
-    selectTracesById(db.prisma, organizationId, originalIds),
-    q.selectReplaysOf(db.prisma, organizationId, experiment.id, originalIds),
-  ]);
-  const compared = await compareTraces(db, organizationId, [...originals, ...replays]);
-  const originalById = new Map(originals.map((t) => [t.id, t]));
-  return {
-    experiment: summary!,
-    items: items.map((item): TComparedItem => {
-      const original = originalById.has(item.originalTraceId) ? compared.get(item.originalTraceId)! : null;
-      return {
-        position: item.position,
-        originalTraceId: item.originalTraceId,
-        original,
-        replays: replays.filter((r) => r.originalTraceId === item.originalTraceId).map((r) => withDelta(compared.get(r.id)!, original)),
-      };
-    }),
-    nextCursor: page.length > input.limit ? items.at(-1)!.position : null,
-  };
-}
-
-/** Outlines, tokens, verdicts and grader labels of many traces at once. */
-async function compareTraces(db: Database, organizationId: string, traces: TRunTraceRow[]): Promise<Map<string, TComparedTrace>> {
-  if (traces.length === 0) return new Map();
-  const ids = traces.map((t) => t.id);
-  const [{ outlines, metrics }, verdicts, graderLabels] = await Promise.all([
-    findTraceOutlines(db, organizationId, traces),
-    findTraceLabels(db, organizationId, ids),
-    findGraderLabels(db, organizationId, { traceIds: ids }),
-  ]);
-  const verdictOf = new Map(verdicts.labels.map((l) => [l.traceId, l]));
-  return new Map(
-    traces.map((t) => [t.id, {
-      traceId: t.id,
-      attempt: t.replayAttempt,
-      outline: outlines.get(t.id)!,
-      tokens: metrics.get(t.id)?.tokens ?? null,
-      verdict: verdictOf.get(t.id) ?? null,
-      graderLabels: graderLabels.labels.filter((l) => l.traceId === t.id),
-    }]),
-  );
-}
-
-function withDelta(replay: TComparedTrace, original: TComparedTrace | null) {
-  const diff = (a: number | null | undefined, b: number | null | undefined) => (a == null || b == null ? null : a - b);
-  return {
-    ...replay,
-    delta: {
-      durationMs: diff(replay.outline.durationMs, original?.outline.durationMs),
-      totalTokens: diff(replay.tokens?.total, original?.tokens?.total),
-    },
-  };
+/** A JSON column holding a list of ids (grader_ids, dataset_ids); anything else reads as empty. */
+export function idList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 }

@@ -4,9 +4,9 @@
 import type { Database } from "../../db/client.ts";
 import { notFound } from "../../errors.ts";
 import { canonicalId } from "../../ids.ts";
-import { isWithheld } from "../outline.ts";
-import { selectSpanTrace, selectTreeSpans, type TTreeSpanRow } from "../spans.queries.ts";
-import { buildSubtree, type TreeNode } from "../tree.ts";
+import { isWithheld } from "../outline/outline.ts";
+import { selectSpanTrace, selectTreeSpans, type TTreeSpanRow } from "./span-tree.queries.ts";
+import { buildSubtree, type TreeNode } from "../../shared/tree.ts";
 import type { TSpanTreeNode, TSpanTreeQuery } from "./span-tree.schemas.ts";
 
 /**

@@ -2,7 +2,7 @@
 // alias and metric alias the SDKs read, so SDKs of either naming work unchanged.
 import type { Database } from "../../db/client.ts";
 import { getTraceMetrics } from "../../traces/traces.service.ts";
-import { selectRootSpans } from "../spans.queries.ts";
+import { selectRootSpans } from "./selection.queries.ts";
 import { selectItemTraces } from "./selection.queries.ts";
 import type { TReplayItem } from "./start.schemas.ts";
 

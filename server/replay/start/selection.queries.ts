@@ -84,3 +84,12 @@ export function selectItemTraces(prisma: Prisma, organizationId: string, ids: st
     select: { id: true, ingestionType: true, metadata: true, startedAt: true, endedAt: true },
   });
 }
+
+/** The root span of each trace (no parent), earliest first when a trace has several. */
+export function selectRootSpans(prisma: Prisma, organizationId: string, traceIds: string[]) {
+  return prisma.span.findMany({
+    where: { organizationId, traceId: { in: traceIds }, parentSpanId: null },
+    select: { id: true, traceId: true, sourceSpanId: true, startedAt: true, createdAt: true },
+    orderBy: [{ startedAt: { sort: "asc", nulls: "last" } }, { createdAt: "asc" }, { id: "asc" }],
+  });
+}

@@ -2,7 +2,8 @@
 // wire-facts §9.1-9.2). Fields SDKs send that Reprise does not act on (experimentGroupId, dbBranchSettings,
 // experimentalSelectiveReplay, invocation, lazyDbBranchLease) are accepted and ignored.
 import { z } from "zod";
-import { ZJsonObject, ZTokens, zText } from "../../traces/traces.schemas.ts";
+import { ZTokens } from "../../traces/traces.schemas.ts";
+import { ZJsonObject, zText } from "../../shared/schemas.ts";
 
 const zId = z.string().min(1).max(1000);
 

@@ -3,8 +3,8 @@
 import type { Database } from "../../db/client.ts";
 import { newId } from "../../ids.ts";
 import { toStorableJson } from "../../traces/storable-json.ts";
-import { insertExperiment } from "../experiments.queries.ts";
-import { experimentUrl } from "../experiments.service.ts";
+import { insertExperiment } from "../experiments/experiments.queries.ts";
+import { experimentUrl } from "../experiments/experiments.service.ts";
 import { buildItems } from "./items.ts";
 import { resolveSelection } from "./selection.ts";
 import type { TStartBody, TStartResponse } from "./start.schemas.ts";

@@ -1,4 +1,4 @@
-import { getWhoami } from "@/server/account/account.http.ts";
+import { getWhoami } from "@/server/http/whoami.http.ts";
 
 export const dynamic = "force-dynamic";
 export const GET = getWhoami;

@@ -1,4 +1,4 @@
-import { getRerunGraders, postRerunGraders } from "@/server/reruns/reruns.http.ts";
+import { getRerunGraders, postRerunGraders } from "@/server/grading/reruns/reruns.http.ts";
 
 export const dynamic = "force-dynamic";
 export const GET = getRerunGraders;

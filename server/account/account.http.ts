@@ -1,6 +1,0 @@
-// GET /api/sdk/whoami: which organization and user an API key acts as (handy for checking a key).
-import { defineRoute } from "../http/define-route.ts";
-
-export const getWhoami = defineRoute({
-  handler: async ({ auth }) => ({ organizationId: auth.organizationId, userId: auth.userId }),
-});

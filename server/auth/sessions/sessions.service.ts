@@ -1,0 +1,71 @@
+// Console sessions (issue 7, item 1): email + password sign-in, an opaque random token in a cookie,
+// only its sha256 stored, an absolute expiry, failed attempts rate-limited.
+import { createHash, randomBytes } from "node:crypto";
+import type { Prisma } from "../../db/client.ts";
+import { AppError } from "../../errors.ts";
+import { newId } from "../../ids.ts";
+import { hashPassword, verifyPassword } from "../passwords.ts";
+import * as q from "./sessions.queries.ts";
+import type { TSessionUser, TSignInInput } from "./sessions.schemas.ts";
+import type { SignInLimiter } from "./sign-in-limiter.ts";
+
+export const SESSION_TTL_MS = 14 * 24 * 60 * 60_000;
+/** Only write last_seen_at when older than this, so reads do not become writes on every request. */
+const LAST_SEEN_RESOLUTION_MS = 60_000;
+
+export const hashSessionToken = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
+
+/** A hash to verify against when the email is unknown, so both failures take the same time. */
+let dummyHash: Promise<string> | undefined;
+
+export interface SignInResult {
+  token: string;
+  expiresAt: Date;
+  userId: string;
+}
+
+/** Checks the password and opens a session; a wrong email or password is one 401, too many a 429. */
+export async function signIn(prisma: Prisma, limiter: SignInLimiter, input: TSignInInput, ip: string): Promise<SignInResult> {
+  const wait = limiter.retryAfterSeconds(input.email, ip);
+  if (wait > 0) {
+    throw new AppError("rate_limited", `Too many failed sign-ins. Try again in ${Math.ceil(wait / 60)} minute(s).`, { retryAfter: wait });
+  }
+  const user = await q.findUserForSignIn(prisma, input.email);
+  dummyHash ??= hashPassword(randomBytes(16).toString("hex"));
+  const ok = await verifyPassword(input.password, user?.passwordHash ?? (await dummyHash));
+  if (!user || !ok) {
+    limiter.recordFailure(input.email, ip);
+    throw new AppError("unauthorized", "Wrong email or password.");
+  }
+  limiter.recordSuccess(input.email, ip);
+  const now = new Date();
+  await q.deleteExpiredSessionsOfUser(prisma, user.id, now);
+  const token = randomBytes(32).toString("base64url");
+  const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+  await q.insertSession(prisma, { id: newId(), userId: user.id, tokenHash: hashSessionToken(token), expiresAt });
+  return { token, expiresAt, userId: user.id };
+}
+
+/** The signed-in user for a cookie token, or null when the token is missing, unknown or expired. */
+export async function getSessionUser(prisma: Prisma, token: string | null): Promise<TSessionUser | null> {
+  if (!token) return null;
+  const now = new Date();
+  const row = await q.findLiveSessionByTokenHash(prisma, hashSessionToken(token), now);
+  if (!row) return null;
+  if (now.getTime() - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
+    await q.touchSession(prisma, row.id, now).catch(() => undefined);
+  }
+  return {
+    sessionId: row.id,
+    userId: row.user.id,
+    organizationId: row.user.organizationId,
+    email: row.user.email,
+    name: row.user.name,
+    organizationName: row.user.organization.name,
+  };
+}
+
+/** Ends the session of this token (a no-op when there is none). */
+export async function signOut(prisma: Prisma, token: string | null): Promise<void> {
+  if (token) await q.deleteSessionByTokenHash(prisma, hashSessionToken(token));
+}

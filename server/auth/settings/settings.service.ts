@@ -1,0 +1,49 @@
+// Settings (issue 7, item 9): the organization's API keys and users.
+import type { Prisma } from "../../db/client.ts";
+import { AppError, notFound } from "../../errors.ts";
+import { newId } from "../../ids.ts";
+import { createApiKeyForUser } from "../auth.service.ts";
+import { hashPassword } from "../passwords.ts";
+import * as q from "./settings.queries.ts";
+import type { TCreateUserInput } from "./settings.schemas.ts";
+
+interface Actor {
+  organizationId: string;
+  userId: string;
+}
+
+export async function findApiKeys(prisma: Prisma, organizationId: string) {
+  const rows = await q.findApiKeysOfOrganization(prisma, organizationId);
+  return rows.map(({ user, ...key }) => ({ ...key, ownerEmail: user.email }));
+}
+
+/** A new key for the signed-in user; the key itself is returned this once and never stored. */
+export async function createApiKey(prisma: Prisma, actor: Actor, name: string) {
+  const { apiKey, id } = await createApiKeyForUser(prisma, actor, name);
+  return { id, apiKey };
+}
+
+/** Revokes a key of the organization; revoking twice is fine, another organization's key is a 404. */
+export async function revokeApiKey(prisma: Prisma, organizationId: string, id: string) {
+  const key = await q.findApiKeyInOrganization(prisma, organizationId, id);
+  if (!key) throw notFound("API key");
+  await q.markApiKeyRevoked(prisma, organizationId, id, new Date());
+  return { id, revoked: true };
+}
+
+export const findUsers = (prisma: Prisma, organizationId: string) => q.findUsersOfOrganization(prisma, organizationId);
+
+/** Adds a user who signs in with this password. Emails are unique across the whole service. */
+export async function createUser(prisma: Prisma, organizationId: string, input: TCreateUserInput) {
+  if (await q.findUserIdByEmail(prisma, input.email)) {
+    throw new AppError("conflict", `A user with email ${input.email} already exists.`);
+  }
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await q.insertUser(prisma, { id: newId(), organizationId, email: input.email, name: input.name || null, passwordHash });
+  } catch (error) {
+    // Two admins adding the same email at once: the unique index decides.
+    if ((error as { code?: string }).code === "P2002") throw new AppError("conflict", `A user with email ${input.email} already exists.`);
+    throw error;
+  }
+}

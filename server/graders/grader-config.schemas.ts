@@ -1,0 +1,71 @@
+// Grader configuration grammar and verdicts (decisions.md, "Graders" and "Precise rules").
+// The target grammar is the assertion's targetOnEvaluatedTrace (http-interface.md, Assertion); the
+// check grammar is shared with assertions' `check` extension (decisions.md, "Assertions").
+import { z } from "zod";
+
+export const ZTarget = z
+  .union([
+    z.object({ kind: z.literal("output") }).strict(),
+    z
+      .object({
+        kind: z.literal("span"),
+        name: z.string().min(1, "a span target needs the span name"),
+        // 'first', 'last' (default) or a 0-based index, counted by start order.
+        occurrence: z.union([z.enum(["first", "last"]), z.number().int().min(0)]).default("last"),
+      })
+      .strict(),
+  ])
+  .nullable();
+export type TTarget = z.infer<typeof ZTarget>;
+
+const ZRegexSource = z.string().superRefine((value, ctx) => {
+  try {
+    new RegExp(value);
+  } catch (error) {
+    ctx.addIssue({ code: "custom", message: `not a valid regular expression: ${(error as Error).message}` });
+  }
+});
+
+export const ZCheck = z
+  .discriminatedUnion("op", [
+    z.object({ op: z.literal("equals"), value: z.json() }).strict(),
+    z.object({ op: z.literal("contains"), value: z.string() }).strict(),
+    z.object({ op: z.literal("matches"), value: ZRegexSource, flags: z.string().regex(/^[imsu]*$/, "flags may only use i, m, s and u").optional() }).strict(),
+    z.object({ op: z.literal("noErrors") }).strict(),
+    z.object({ op: z.literal("maxDurationMs"), value: z.number().nonnegative() }).strict(),
+    z.object({ op: z.literal("maxTotalTokens"), value: z.number().nonnegative() }).strict(),
+  ])
+  .superRefine((check, ctx) => {
+    if (check.op === "matches" && check.flags) {
+      try {
+        new RegExp(check.value, check.flags);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", path: ["flags"], message: (error as Error).message });
+      }
+    }
+  });
+export type TCheck = z.infer<typeof ZCheck>;
+
+export const ZRuleConfig = z.object({ target: ZTarget.default(null), check: ZCheck }).strict();
+export type TRuleConfig = z.infer<typeof ZRuleConfig>;
+
+/** Judge instructions are part of every prompt; their cap is part of the prompt budget (docs/graders.md). */
+export const MAX_JUDGE_INSTRUCTIONS_CHARS = 8_000;
+
+export const ZJudgeConfig = z
+  .object({
+    model: z.string().trim().min(1, "model is required").max(200),
+    instructions: z.string().trim().min(1, "instructions are required").max(MAX_JUDGE_INSTRUCTIONS_CHARS),
+    // Our extension: what the judge reads besides the outline; null (default) = the root span's input and output.
+    target: ZTarget.default(null),
+  })
+  .strict();
+export type TJudgeConfig = z.infer<typeof ZJudgeConfig>;
+
+export const GRADER_KINDS = ["rule", "llm_judge"] as const;
+export type TGraderKind = (typeof GRADER_KINDS)[number];
+
+/** Parses a grader's config for its kind; throws the zod error (callers map it to a 400). */
+export function parseGraderConfig(kind: TGraderKind, config: unknown): TRuleConfig | TJudgeConfig {
+  return kind === "rule" ? ZRuleConfig.parse(config) : ZJudgeConfig.parse(config);
+}

@@ -1,0 +1,16 @@
+// POST/GET /api/sdk/datasets/{id}/rerunGraders (http-interface.md; shapes of wire-facts §15).
+import { defineRoute } from "../../http/define-route.ts";
+import { ZGetRerunQuery, ZRerunParams, ZStartRerunBody } from "./reruns.schemas.ts";
+import { getRerun, startRerun } from "./reruns.service.ts";
+
+export const postRerunGraders = defineRoute({
+  params: ZRerunParams,
+  body: ZStartRerunBody,
+  handler: async ({ db, auth, params, body }) => startRerun(db, auth.organizationId, params.id, body.graderIds),
+});
+
+export const getRerunGraders = defineRoute({
+  params: ZRerunParams,
+  query: ZGetRerunQuery,
+  handler: async ({ db, auth, params, query }) => getRerun(db, auth.organizationId, params.id, query.runId),
+});

@@ -1,0 +1,67 @@
+// Experiments (test runs) and their items: the only place the replay feature writes. Every query filters by
+// organization; another organization's experiment reads as absent.
+import type { Prisma } from "../../db/client.ts";
+import { sql, type SqlClient } from "../../db/sql.ts";
+
+export const experimentSelect = {
+  id: true,
+  traceFunctionKey: true,
+  status: true,
+  graderIds: true,
+  datasetIds: true,
+  attempts: true,
+  judgeAssertions: true,
+  completedAt: true,
+} as const;
+
+export function selectExperiment(prisma: Prisma, organizationId: string, id: string) {
+  return prisma.experiment.findFirst({ where: { organizationId, id }, select: experimentSelect });
+}
+export type TExperimentRow = NonNullable<Awaited<ReturnType<typeof selectExperiment>>>;
+
+export interface NewExperiment {
+  id: string;
+  organizationId: string;
+  name: string | null;
+  notes: string | null;
+  traceFunctionKey: string;
+  selection: object;
+  graderIds: string[];
+  datasetIds: string[];
+  attempts: number;
+  judgeAssertions: boolean;
+  metadata: object;
+  codeChange: object | null;
+  createdByUserId: string;
+}
+
+/** The experiment and its items in one transaction: a run never exists without the traces it replays. */
+export async function insertExperiment(prisma: Prisma, e: NewExperiment, originalTraceIds: string[]) {
+  await prisma.$transaction([
+    prisma.experiment.create({
+      data: { ...e, codeChange: e.codeChange ?? undefined, plannedTraceCount: originalTraceIds.length * e.attempts },
+      select: { id: true },
+    }),
+    prisma.experimentItem.createMany({
+      data: originalTraceIds.map((originalTraceId, position) => ({ experimentId: e.id, originalTraceId, position })),
+    }),
+  ]);
+}
+
+export async function selectItemTraceIds(prisma: Prisma, experimentId: string): Promise<string[]> {
+  const rows = await prisma.experimentItem.findMany({
+    where: { experimentId },
+    select: { originalTraceId: true },
+    orderBy: { position: "asc" },
+  });
+  return rows.map((r) => r.originalTraceId);
+}
+
+/**
+ * Marks the run completed; a re-completion keeps the first completion time (idempotent, wire-facts §9.7).
+ * Raw SQL on the caller's transaction, so the run's evaluation jobs commit with it.
+ */
+export async function markCompleted(tx: SqlClient, organizationId: string, id: string): Promise<void> {
+  await tx.query(sql`UPDATE experiments SET status = 'completed', completed_at = COALESCE(completed_at, now())
+    WHERE organization_id = ${organizationId}::uuid AND id = ${id}::uuid`);
+}

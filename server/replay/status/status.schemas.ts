@@ -1,0 +1,24 @@
+// POST /api/sdk/replay/status (http-interface.md "POST /api/sdk/replay/status").
+import { z } from "zod";
+import { ZUuid } from "../../shared/schemas.ts";
+import { runId, runIdentityChecks, ZExperimentStatus } from "../experiments/experiments.schemas.ts";
+
+export const ZStatusBody = z
+  .object({
+    testRunId: ZUuid.nullish(),
+    experimentId: ZUuid.nullish(),
+    /** {localTraceId: spans the SDK submitted}; wire-facts §9.6. */
+    expectedSpanCounts: z.record(z.string().max(1000), z.number().int().min(0).max(10_000_000)).nullish(),
+  })
+  .refine(...runIdentityChecks[0])
+  .refine(...runIdentityChecks[1])
+  .transform((b) => ({ experimentId: runId(b), expectedSpanCounts: b.expectedSpanCounts ?? undefined }));
+export type TStatusBody = z.output<typeof ZStatusBody>;
+
+export const ZStatusResponse = z.object({
+  traceIds: z.record(z.string(), z.string()),
+  status: ZExperimentStatus,
+  traceCount: z.number().int(),
+});
+export type TStatusResponse = z.output<typeof ZStatusResponse>;
+

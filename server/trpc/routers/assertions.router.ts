@@ -1,0 +1,61 @@
+// assertions.*: the console's assertion pages (issue 7, item 4), wiring over assertions.service.ts (the
+// same functions as GET/POST /api/sdk/traces/…/assertions). Console writes are human-authored.
+import { z } from "zod";
+import { notFound } from "../../errors.ts";
+import { findWaterfall } from "../../trace-view/trace-view.service.ts";
+import { ZUuid, zText } from "../../shared/schemas.ts";
+import { protectedProcedure, router } from "../init.ts";
+import { ZSaveAssertion } from "../../assertions/assertions.schemas.ts";
+import { archiveAssertions, getTraceAssertions, saveAssertions } from "../../assertions/assertions.service.ts";
+import { findRecentAssertions } from "../../assertions/recent/recent-assertions.service.ts";
+import type { Database } from "../../db/client.ts";
+
+const ZSaveInput = z
+  .object({ traceId: ZUuid, assertion: ZSaveAssertion })
+  .refine((i) => i.assertion.id !== undefined || i.assertion.assertion !== undefined, {
+    path: ["assertion", "assertion"],
+    message: "is required for a new assertion",
+  });
+
+/**
+ * Throws NOT_FOUND unless every id is an active assertion of the trace itself (not an inherited one):
+ * another organization's assertion ids read as missing, as everywhere in the console (the REST write
+ * answers 400 for an id of another trace).
+ */
+async function requireOwnAssertions(db: Database, organizationId: string, traceId: string, ids: string[]) {
+  const { assertions } = await getTraceAssertions(db, organizationId, traceId);
+  const own = new Set(assertions.filter((a) => a.traceId === traceId).map((a) => a.id));
+  const missing = ids.find((id) => !own.has(id));
+  if (missing) throw notFound(`Assertion ${missing}`);
+}
+
+export const assertionsRouter = router({
+  /** The assertions that apply to a trace (its own, else its original's) and the span names targets can pick. */
+  forTrace: protectedProcedure.input(z.object({ traceId: ZUuid })).query(async ({ ctx, input }) => {
+    const org = ctx.auth.organizationId;
+    const found = await getTraceAssertions(ctx.db, org, input.traceId);
+    const { spans } = await findWaterfall(ctx.db, org, input.traceId);
+    const counts = new Map<string, number>();
+    for (const s of spans) counts.set(s.name, (counts.get(s.name) ?? 0) + 1);
+    return { ...found, spanNames: [...counts].map(([name, count]) => ({ name, count })) };
+  }),
+
+  /** Recent active assertions across traces, optionally of one trace function, newest first. */
+  recent: protectedProcedure
+    .input(z.object({ traceFunctionKey: zText(1000).optional(), cursor: z.string().max(512).optional(), limit: z.number().int().min(1).max(200).default(100) }))
+    .query(({ ctx, input }) => findRecentAssertions(ctx.db, ctx.auth.organizationId, input)),
+
+  /** Adds (no id) or edits (id) one assertion of a trace; the user is the author of a new one. */
+  save: protectedProcedure.input(ZSaveInput).mutation(async ({ ctx, input }) => {
+    if (input.assertion.id) await requireOwnAssertions(ctx.db, ctx.auth.organizationId, input.traceId, [input.assertion.id]);
+    const { assertions } = await saveAssertions(ctx.db, ctx.auth, { updates: [{ traceId: input.traceId, assertions: [input.assertion] }], source: "human" });
+    return assertions[0]!;
+  }),
+
+  archive: protectedProcedure
+    .input(z.object({ traceId: ZUuid, assertionIds: z.array(ZUuid).min(1).max(100) }))
+    .mutation(async ({ ctx, input }) => {
+      await requireOwnAssertions(ctx.db, ctx.auth.organizationId, input.traceId, input.assertionIds);
+      return archiveAssertions(ctx.db, ctx.auth.organizationId, input.traceId, input.assertionIds);
+    }),
+});

@@ -1,0 +1,32 @@
+// labels.*: verdicts recorded in the console. A human verdict is the same write as
+// POST /api/sdk/traces/labels/human; clearing is the `{archive: true}` write of POST /api/sdk/traces/labels;
+// approving or rejecting an agent verdict is console-only (server/verdicts).
+import { z } from "zod";
+import { protectedProcedure, router } from "../init.ts";
+import { ZUuid } from "../../shared/schemas.ts";
+import { getTrace } from "../../traces/traces.service.ts";
+import { reviewAgentVerdict } from "../../labels/verdicts.service.ts";
+import { saveAgentLabels, saveHumanLabels } from "../../labels/trace-labels.service.ts";
+
+const ZTarget = z.object({ traceId: ZUuid, assertionId: ZUuid.nullable().default(null) });
+
+export const labelsRouter = router({
+  saveHuman: protectedProcedure
+    .input(ZTarget.extend({ label: z.boolean(), annotation: z.string().max(20_000).nullable().optional() }))
+    .mutation(async ({ ctx, input }) => {
+      // The console addresses one trace it showed: another organization's is NOT_FOUND, as everywhere in
+      // the console (the REST batch reports it as a 400 for the whole batch instead).
+      await getTrace(ctx.db, ctx.auth.organizationId, input.traceId);
+      return saveHumanLabels(ctx.db, ctx.auth, [{ traceId: input.traceId, assertionId: input.assertionId, label: input.label, annotation: input.annotation || null }]);
+    }),
+
+  clear: protectedProcedure
+    .input(ZTarget)
+    .mutation(({ ctx, input }) =>
+      saveAgentLabels(ctx.db, ctx.auth, { labels: [{ traceId: input.traceId, assertionId: input.assertionId, archive: true }], testRunId: undefined }),
+    ),
+
+  review: protectedProcedure
+    .input(ZTarget.extend({ approve: z.boolean() }))
+    .mutation(({ ctx, input }) => reviewAgentVerdict(ctx.db, ctx.auth, input)),
+});

@@ -1,0 +1,27 @@
+// session.me / session.signIn / session.signOut: the only procedures usable without a session.
+import { publicProcedure, router } from "../init.ts";
+import { clearSessionCookie, serializeSessionCookie } from "../../auth/sessions/cookies.ts";
+import { ZSignInInput } from "../../auth/sessions/sessions.schemas.ts";
+import { signIn, signOut } from "../../auth/sessions/sessions.service.ts";
+import { getSignInLimiter } from "../../auth/sessions/sign-in-limiter.ts";
+
+export const sessionRouter = router({
+  /** The signed-in user, or null (the sign-in page and the console layout ask this). */
+  me: publicProcedure.query(({ ctx }) => {
+    if (!ctx.session) return null;
+    const { userId, email, name, organizationId, organizationName } = ctx.session;
+    return { userId, email, name, organizationId, organizationName };
+  }),
+
+  signIn: publicProcedure.input(ZSignInInput).mutation(async ({ ctx, input }) => {
+    const result = await signIn(ctx.db.prisma, getSignInLimiter(), input, ctx.request.ip);
+    ctx.resHeaders.append("set-cookie", serializeSessionCookie(result.token, result.expiresAt, ctx.request.secure));
+    return { userId: result.userId, expiresAt: result.expiresAt };
+  }),
+
+  signOut: publicProcedure.mutation(async ({ ctx }) => {
+    await signOut(ctx.db.prisma, ctx.sessionToken);
+    ctx.resHeaders.append("set-cookie", clearSessionCookie(ctx.request.secure));
+    return { signedOut: true };
+  }),
+});

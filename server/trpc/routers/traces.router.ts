@@ -1,0 +1,46 @@
+// traces.*: the console's trace list and trace page, wiring over the trace, span, label, grader-label and
+// assertion services (the same functions the REST API calls) plus the console's waterfall read model.
+import { getTraceAssertions } from "../../assertions/assertions.service.ts";
+import { notFound } from "../../errors.ts";
+import { findGraderLabels } from "../../labels/grader-labels.service.ts";
+import { findTraceLabels } from "../../labels/trace-labels-read.service.ts";
+import { findSpanBySelector, getExternalSpan } from "../../spans/spans.service.ts";
+import { findTraceFunctionKeys, findWaterfall } from "../../trace-view/trace-view.service.ts";
+import { ZConsoleTraceListInput, ZSpanInput, ZTraceIdInput } from "../../trace-view/trace-view.schemas.ts";
+import { protectedProcedure, router } from "../init.ts";
+import { findTraces, getTrace } from "../../traces/traces.service.ts";
+
+export const tracesRouter = router({
+  list: protectedProcedure.input(ZConsoleTraceListInput).query(async ({ ctx, input }) => {
+    const org = ctx.auth.organizationId;
+    const page = await findTraces(ctx.db, org, input);
+    const ids = page.traces.map((t) => t.id);
+    const labels = ids.length ? (await findTraceLabels(ctx.db, org, ids)).labels : [];
+    const byTrace = new Map(labels.map((l) => [l.traceId, l]));
+    return { ...page, traces: page.traces.map((t) => ({ ...t, verdict: byTrace.get(t.id) ?? null })) };
+  }),
+
+  functionKeys: protectedProcedure.query(({ ctx }) => findTraceFunctionKeys(ctx.db, ctx.auth.organizationId)),
+
+  get: protectedProcedure.input(ZTraceIdInput).query(async ({ ctx, input }) => {
+    const org = ctx.auth.organizationId;
+    const trace = await getTrace(ctx.db, org, input.id);
+    const [waterfall, labels, graderLabels, assertions] = await Promise.all([
+      findWaterfall(ctx.db, org, trace.id),
+      findTraceLabels(ctx.db, org, [trace.id]),
+      findGraderLabels(ctx.db, org, { traceIds: [trace.id] }),
+      getTraceAssertions(ctx.db, org, trace.id),
+    ]);
+    return { trace, waterfall, verdict: labels.labels[0] ?? null, graderLabels: graderLabels.labels, assertions };
+  }),
+
+  /** One span's content for the span panel, with the superjson meta the TypeScript SDK recorded. */
+  span: protectedProcedure.input(ZSpanInput).query(async ({ ctx, input }) => {
+    const org = ctx.auth.organizationId;
+    const span = await findSpanBySelector(ctx.db, org, input.traceId, { id: input.spanId });
+    if (!span) throw notFound(`Span ${input.spanId}`);
+    const raw = await getExternalSpan(ctx.db, org, span.id);
+    const data = (raw.rawData.span_data ?? {}) as Record<string, unknown>;
+    return { span, inputMeta: data.input_meta ?? null, outputMeta: data.output_meta ?? null };
+  }),
+});

@@ -1,0 +1,40 @@
+// The background workers of one server process, started from start-up (server/startup.ts), never from each
+// other: one pg-boss job worker serves every feature's queues (docs/architecture.md "Jobs and grading").
+import type { Database } from "./db/client.ts";
+import { GRADING_QUEUE } from "./grading/grading.queues.ts";
+import { defineGradingQueues, GRADING_QUEUES, workGrading, type GradingWorkerOptions } from "./grading/grading.worker.ts";
+import { startJobWorker } from "./jobs/queue.ts";
+import { logger } from "./logger.ts";
+import { onReplayCompleted } from "./replay/complete/evaluation/evaluation.queue.ts";
+import { defineEvaluationQueues, EVALUATION_QUEUES, workReplayEvaluation } from "./replay/complete/evaluation/evaluation.worker.ts";
+
+export interface WorkersOptions extends GradingWorkerOptions {
+  maintenanceIntervalSeconds?: number;
+}
+
+export interface Workers {
+  stop(): Promise<void>;
+}
+
+export async function startWorkers(db: Database, options: WorkersOptions = {}): Promise<Workers> {
+  await defineGradingQueues(db, options);
+  await defineEvaluationQueues(db);
+  const worker = await startJobWorker(db, { maintenanceIntervalSeconds: options.maintenanceIntervalSeconds });
+  if (db.sql.kind === "pglite") {
+    // One process holds a PGlite data directory, so an active job now was cut off by a crash: retry it.
+    const recovered = await worker.recoverInterruptedJobs([...GRADING_QUEUES, ...EVALUATION_QUEUES]);
+    if (recovered > 0) logger.info("retrying jobs interrupted by a restart", { recovered });
+  }
+  const stopGrading = await workGrading(db, worker, options);
+  const stopWakingEvaluation = await workReplayEvaluation(db, worker, { judge: options.judge });
+  // A completed replay queues grading jobs too: wake the grading pollers as well.
+  const stopWakingGrading = onReplayCompleted(db, () => worker.wake(GRADING_QUEUE));
+  return {
+    async stop() {
+      stopWakingEvaluation();
+      stopWakingGrading();
+      await stopGrading();
+      await worker.stop();
+    },
+  };
+}
