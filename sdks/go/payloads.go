@@ -27,6 +27,9 @@ type spanPayload struct {
 	SDKVersion       string         `json:"sdkVersion"`
 	TestRunID        string         `json:"testRunId,omitempty"`
 	ExperimentID     string         `json:"experimentId,omitempty"`
+	Mocked           bool           `json:"mocked,omitempty"`
+	MockTarget       string         `json:"mockTarget,omitempty"`
+	MockSource       string         `json:"mockSource,omitempty"`
 	Errors           []payloadError `json:"errors,omitempty"`
 	RawSpan          rawSpan        `json:"rawSpan"`
 }
@@ -90,6 +93,9 @@ func buildSpanCarrier(t *traceState, s *spanState, contentOff bool) *transport.C
 	if t.replay != nil {
 		payload.TestRunID, payload.ExperimentID = t.replay.testRunID, t.replay.testRunID
 		payload.RawSpan.InputSourceSpanID = t.replay.inputSourceSpanID
+	}
+	if s.mocked {
+		payload.Mocked, payload.MockTarget, payload.MockSource = true, "output", "recorded"
 	}
 	name := s.name
 	start, end, isError := s.startedAt, s.endedAt, s.hasError

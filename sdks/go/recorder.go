@@ -2,6 +2,7 @@ package reprise
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -26,6 +27,9 @@ type activeSpan struct {
 	trace   *traceState
 	span    *spanState
 	claimed bool
+	// recorded is the original's output for this span during a replay (see WithMockOnReplay).
+	recorded     json.RawMessage
+	mockOnReplay bool
 }
 
 // begin opens a span in ctx's trace, or a new trace for a root spec. It returns a nil span when the call is not to
@@ -65,7 +69,11 @@ func (c *Client) begin(ctx context.Context, spec runSpec) (_ context.Context, ac
 	t.mu.Lock()
 	t.open++
 	t.mu.Unlock()
-	return withFrame(ctx, &frame{trace: t, span: s}), &activeSpan{trace: t, span: s}
+	active = &activeSpan{trace: t, span: s, mockOnReplay: spec.config.mockOnReplay}
+	if parentID != "" && t.replay != nil {
+		active.recorded = t.replay.mocks.next(s.name)
+	}
+	return withFrame(ctx, &frame{trace: t, span: s}), active
 }
 
 // startTrace starts a trace, taking the id and attribution of a pending replay when the runner set one.

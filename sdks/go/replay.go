@@ -163,6 +163,7 @@ func (c *Client) runItem(ctx context.Context, key string, fn ReplayFunc, testRun
 		testRunID:          testRunID,
 		inputSourceSpanID:  firstOf(original.ID, run.item.OriginalSpanID),
 		inputSourceTraceID: firstOf(original.ExternalTraceID, run.item.OriginalTraceID),
+		mocks:              c.fetchReplayMocks(ctx, run.item.OriginalSpanID),
 	}}
 	run.item.ReplayTraceID = pending.traceID
 	c.transport.Acks.Watch(pending.traceID)

@@ -14,6 +14,7 @@ type replayAttribution struct {
 	inputSourceSpanID  string
 	inputSourceTraceID string
 	attempt            int
+	mocks              *replayMocks
 }
 
 // completionInfo is what a trace's completion carried once handed to the transport.
@@ -78,6 +79,7 @@ type spanState struct {
 	errors       []payloadError
 	endedAt      time.Time
 	claimed      bool
+	mocked       bool
 }
 
 func (s *spanState) setInput(v json.RawMessage, lost string) {

@@ -38,6 +38,7 @@ type spanConfig struct {
 	input        json.RawMessage
 	inputLost    string
 	hasInput     bool
+	mockOnReplay bool
 }
 
 // WithType sets the span type. Trace's root defaults to function, Span to custom; invalid types become custom.
@@ -113,6 +114,9 @@ func Span[T any](ctx context.Context, name string, fn func(context.Context) (T, 
 	spanCtx, active := f.trace.client.begin(ctx, runSpec{config: config, instrumentation: "span"})
 	if active == nil {
 		return fn(ctx)
+	}
+	if value, ok := servedFromRecording[T](active); ok {
+		return value, nil
 	}
 	return runActive(spanCtx, active, fn)
 }

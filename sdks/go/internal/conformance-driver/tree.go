@@ -76,6 +76,9 @@ func body(ctx context.Context, span *treeSpan, isRoot bool) (json.RawMessage, er
 		child := &span.Children[i]
 		// The span opens before a background goroutine starts, so the trace's completion waits for it.
 		spanCtx, active := reprise.StartSpan(ctx, child.Name, childOptions(child)...)
+		if _, served := active.ServeRecorded(); served {
+			continue // a replay served the span from the original's recorded output
+		}
 		run := func() {
 			output, err := body(spanCtx, child, false)
 			active.End(output, err)
@@ -105,6 +108,9 @@ func childOptions(span *treeSpan) []reprise.SpanOption {
 	}
 	if len(span.Input) > 0 {
 		opts = append(opts, reprise.WithInput(span.Input))
+	}
+	if span.MockOnReplay {
+		opts = append(opts, reprise.WithMockOnReplay())
 	}
 	return opts
 }
