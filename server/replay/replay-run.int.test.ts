@@ -32,7 +32,8 @@ describe("a replay run", () => {
    */
   async function threeLevelTrace(traceId: string, base: number) {
     const root = await span(traceId, { name: "root", type: "agent", startedAt: at(base), endedAt: at(base + 1000), output: { answer: 42 } });
-    const srch = await span(traceId, { parentSpanId: root.id, name: "search", type: "function", startedAt: at(base + 300), output: ["r1"] });
+    const srch = await span(traceId, { parentSpanId: root.id, name: "search", type: "function", startedAt: at(base + 300), output: ["r1"],
+      spanData: { output_serialized: { json: ["r1"], meta: { v: 1, values: { "": ["tuple"] } } } } });
     await span(traceId, { parentSpanId: root.id, name: "plan", type: "llm", startedAt: at(base + 100), model: "gpt-a",
       inputTokens: 10, outputTokens: 2, totalTokens: 12, output: "plan", spanData: { output_meta: { v: 1 } } });
     await span(traceId, { parentSpanId: srch.id, name: "fetch", type: "llm", startedAt: at(base + 400), model: "gpt-b",
@@ -72,6 +73,8 @@ describe("a replay run", () => {
     expect(root).toMatchObject({ externalSpanId: rootId, sourceSpanId: rootId, spanName: "root", type: "agent", traceFunctionKey: fn, output: { answer: 42 } });
     expect(root.children.map((c: { spanName: string }) => c.spanName)).toEqual(["plan", "search", "secret-failed"]);
     expect(root.children[0]).toMatchObject({ output: "plan", outputMeta: { v: 1 } });
+    expect(root.children[1]).toMatchObject({ output: ["r1"], outputSerialized: { json: ["r1"], meta: { v: 1, values: { "": ["tuple"] } } } });
+    expect(root).not.toHaveProperty("outputSerialized");
     expect(root.children[1].children.map((c: { spanName: string }) => c.spanName)).toEqual(["fetch"]);
   });
 

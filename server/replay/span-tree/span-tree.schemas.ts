@@ -22,6 +22,8 @@ export interface TSpanTreeNode {
   type: string;
   output?: unknown;
   outputMeta?: unknown;
+  /** The Python SDK's `{json, meta}` of the output (`span_data.output_serialized`), when it recorded one. */
+  outputSerialized?: unknown;
   children: TSpanTreeNode[];
 }
 
@@ -34,6 +36,7 @@ export const ZSpanTreeNode: z.ZodType<TSpanTreeNode> = z.lazy(() =>
     type: z.string(),
     output: z.unknown().optional(),
     outputMeta: z.unknown().optional(),
+    outputSerialized: z.unknown().optional(),
     children: z.array(ZSpanTreeNode),
   }),
 );

@@ -37,11 +37,19 @@ function toNode(node: TreeNode<TTreeSpanRow>, query: TSpanTreeQuery, isRoot: boo
   };
 }
 
-/** The stored span_data.output (and its superjson meta, when there is one), verbatim (wire-facts §3.6). */
-function recordedOutput(rawSpan: unknown): { output: unknown; outputMeta?: unknown } {
+/**
+ * The stored span_data.output, with its superjson meta and the Python SDK's `output_serialized` when there are
+ * any, verbatim (wire-facts §3.6).
+ */
+function recordedOutput(rawSpan: unknown): { output: unknown; outputMeta?: unknown; outputSerialized?: unknown } {
   const data = isObject(rawSpan) && isObject(rawSpan.span_data) ? rawSpan.span_data : {};
   const meta = data.output_meta;
-  return { output: data.output ?? null, ...(meta !== undefined && meta !== null ? { outputMeta: meta } : {}) };
+  const serialized = data.output_serialized;
+  return {
+    output: data.output ?? null,
+    ...(meta !== undefined && meta !== null ? { outputMeta: meta } : {}),
+    ...(isObject(serialized) ? { outputSerialized: serialized } : {}),
+  };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
