@@ -5,7 +5,11 @@ import { fileURLToPath } from "node:url";
 import protobuf from "protobufjs";
 
 export const PROTO_DIR = path.dirname(fileURLToPath(import.meta.url));
-export const PROTO_FILES = ["opentelemetry/proto/collector/trace/v1/trace_service.proto", "google/rpc/status.proto"];
+export const PROTO_FILES = [
+  "opentelemetry/proto/collector/trace/v1/trace_service.proto",
+  "opentelemetry/proto/collector/logs/v1/logs_service.proto",
+  "google/rpc/status.proto",
+];
 
 export function loadProtoFiles(): protobuf.Root {
   const root = new protobuf.Root();

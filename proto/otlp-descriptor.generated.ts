@@ -58,6 +58,55 @@ export const otlpDescriptor = {
                       }
                     }
                   }
+                },
+                "logs": {
+                  "nested": {
+                    "v1": {
+                      "nested": {
+                        "LogsService": {
+                          "methods": {
+                            "Export": {
+                              "requestType": "ExportLogsServiceRequest",
+                              "responseType": "ExportLogsServiceResponse"
+                            }
+                          }
+                        },
+                        "ExportLogsServiceRequest": {
+                          "fields": {
+                            "resourceLogs": {
+                              "rule": "repeated",
+                              "type": "opentelemetry.proto.logs.v1.ResourceLogs",
+                              "id": 1,
+                              "protoName": "resource_logs"
+                            }
+                          }
+                        },
+                        "ExportLogsServiceResponse": {
+                          "fields": {
+                            "partialSuccess": {
+                              "type": "ExportLogsPartialSuccess",
+                              "id": 1,
+                              "protoName": "partial_success"
+                            }
+                          }
+                        },
+                        "ExportLogsPartialSuccess": {
+                          "fields": {
+                            "rejectedLogRecords": {
+                              "type": "int64",
+                              "id": 1,
+                              "protoName": "rejected_log_records"
+                            },
+                            "errorMessage": {
+                              "type": "string",
+                              "id": 2,
+                              "protoName": "error_message"
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
                 }
               }
             },
@@ -416,6 +465,150 @@ export const otlpDescriptor = {
                           "protoName": "dropped_attributes_count"
                         }
                       }
+                    }
+                  }
+                }
+              }
+            },
+            "logs": {
+              "nested": {
+                "v1": {
+                  "nested": {
+                    "ResourceLogs": {
+                      "fields": {
+                        "resource": {
+                          "type": "opentelemetry.proto.resource.v1.Resource",
+                          "id": 1
+                        },
+                        "scopeLogs": {
+                          "rule": "repeated",
+                          "type": "ScopeLogs",
+                          "id": 2,
+                          "protoName": "scope_logs"
+                        },
+                        "schemaUrl": {
+                          "type": "string",
+                          "id": 3,
+                          "protoName": "schema_url"
+                        }
+                      },
+                      "reserved": [
+                        [
+                          1000,
+                          1000
+                        ]
+                      ]
+                    },
+                    "ScopeLogs": {
+                      "fields": {
+                        "scope": {
+                          "type": "opentelemetry.proto.common.v1.InstrumentationScope",
+                          "id": 1
+                        },
+                        "logRecords": {
+                          "rule": "repeated",
+                          "type": "LogRecord",
+                          "id": 2,
+                          "protoName": "log_records"
+                        },
+                        "schemaUrl": {
+                          "type": "string",
+                          "id": 3,
+                          "protoName": "schema_url"
+                        }
+                      }
+                    },
+                    "SeverityNumber": {
+                      "values": {
+                        "SEVERITY_NUMBER_UNSPECIFIED": 0,
+                        "SEVERITY_NUMBER_TRACE": 1,
+                        "SEVERITY_NUMBER_TRACE2": 2,
+                        "SEVERITY_NUMBER_TRACE3": 3,
+                        "SEVERITY_NUMBER_TRACE4": 4,
+                        "SEVERITY_NUMBER_DEBUG": 5,
+                        "SEVERITY_NUMBER_DEBUG2": 6,
+                        "SEVERITY_NUMBER_DEBUG3": 7,
+                        "SEVERITY_NUMBER_DEBUG4": 8,
+                        "SEVERITY_NUMBER_INFO": 9,
+                        "SEVERITY_NUMBER_INFO2": 10,
+                        "SEVERITY_NUMBER_INFO3": 11,
+                        "SEVERITY_NUMBER_INFO4": 12,
+                        "SEVERITY_NUMBER_WARN": 13,
+                        "SEVERITY_NUMBER_WARN2": 14,
+                        "SEVERITY_NUMBER_WARN3": 15,
+                        "SEVERITY_NUMBER_WARN4": 16,
+                        "SEVERITY_NUMBER_ERROR": 17,
+                        "SEVERITY_NUMBER_ERROR2": 18,
+                        "SEVERITY_NUMBER_ERROR3": 19,
+                        "SEVERITY_NUMBER_ERROR4": 20,
+                        "SEVERITY_NUMBER_FATAL": 21,
+                        "SEVERITY_NUMBER_FATAL2": 22,
+                        "SEVERITY_NUMBER_FATAL3": 23,
+                        "SEVERITY_NUMBER_FATAL4": 24
+                      }
+                    },
+                    "LogRecord": {
+                      "fields": {
+                        "timeUnixNano": {
+                          "type": "fixed64",
+                          "id": 1,
+                          "protoName": "time_unix_nano"
+                        },
+                        "observedTimeUnixNano": {
+                          "type": "fixed64",
+                          "id": 11,
+                          "protoName": "observed_time_unix_nano"
+                        },
+                        "severityNumber": {
+                          "type": "SeverityNumber",
+                          "id": 2,
+                          "protoName": "severity_number"
+                        },
+                        "severityText": {
+                          "type": "string",
+                          "id": 3,
+                          "protoName": "severity_text"
+                        },
+                        "body": {
+                          "type": "opentelemetry.proto.common.v1.AnyValue",
+                          "id": 5
+                        },
+                        "attributes": {
+                          "rule": "repeated",
+                          "type": "opentelemetry.proto.common.v1.KeyValue",
+                          "id": 6
+                        },
+                        "droppedAttributesCount": {
+                          "type": "uint32",
+                          "id": 7,
+                          "protoName": "dropped_attributes_count"
+                        },
+                        "flags": {
+                          "type": "fixed32",
+                          "id": 8
+                        },
+                        "traceId": {
+                          "type": "bytes",
+                          "id": 9,
+                          "protoName": "trace_id"
+                        },
+                        "spanId": {
+                          "type": "bytes",
+                          "id": 10,
+                          "protoName": "span_id"
+                        },
+                        "eventName": {
+                          "type": "string",
+                          "id": 12,
+                          "protoName": "event_name"
+                        }
+                      },
+                      "reserved": [
+                        [
+                          4,
+                          4
+                        ]
+                      ]
                     }
                   }
                 }

@@ -8,6 +8,8 @@ const root = protobuf.Root.fromJSON(otlpDescriptor);
 const requestType = root.lookupType("opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest");
 const responseType = root.lookupType("opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse");
 const statusType = root.lookupType("google.rpc.Status");
+const logsRequestType = root.lookupType("opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest");
+const logsResponseType = root.lookupType("opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse");
 
 /** The decoded shapes we read (protobufjs messages use camelCase field names). */
 export interface PbAnyValue {
@@ -74,4 +76,24 @@ export function encodeStatus(code: number, message: string): Uint8Array {
 
 export function decodeStatus(bytes: Uint8Array): { code?: number; message?: string } {
   return statusType.toObject(statusType.decode(bytes)) as { code?: number; message?: string };
+}
+
+/** Decodes an OTLP logs request to plain objects, as decodeExportRequestObject does for traces. */
+export function decodeExportLogsRequestObject(bytes: Uint8Array): Record<string, unknown> {
+  const message = logsRequestType.decode(bytes);
+  return logsRequestType.toObject(message, { longs: String, enums: Number, defaults: false, arrays: false, oneofs: false });
+}
+
+/** Encodes a logs request (tests). */
+export function encodeExportLogsRequest(request: Record<string, unknown>): Uint8Array {
+  return logsRequestType.encode(logsRequestType.fromObject(request)).finish();
+}
+
+/** ExportLogsServiceResponse: empty on full success. */
+export function encodeExportLogsResponse(partialSuccess?: { rejectedLogRecords: number; errorMessage: string }): Uint8Array {
+  return logsResponseType.encode(logsResponseType.fromObject(partialSuccess ? { partialSuccess } : {})).finish();
+}
+
+export function decodeExportLogsResponse(bytes: Uint8Array): { partialSuccess?: { rejectedLogRecords: number; errorMessage: string } } {
+  return logsResponseType.toObject(logsResponseType.decode(bytes), { longs: Number, defaults: false }) as never;
 }

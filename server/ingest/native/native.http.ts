@@ -11,7 +11,8 @@ import { exportResponse, otlpFormatOf, withOtlpErrorEncoding } from "../otlp/otl
 import { sanitizeJsonValue } from "../payloads/sanitize.ts";
 import { decodeJsonRequest, decodeProtobufRequest } from "./decode-request.ts";
 import { recordNativeTraces } from "./native.queries.ts";
-import { toNativeItems } from "./to-items.ts";
+import { loadLogEvents, remapStoredSpans } from "./remap.ts";
+import { nativeSpanId, toNativeItems } from "./to-items.ts";
 
 export const postNativeTraces = withOtlpErrorEncoding(
   defineRoute({
@@ -20,12 +21,19 @@ export const postNativeTraces = withOtlpErrorEncoding(
       const format = otlpFormatOf(request.headers.get("content-type"));
       return withIngestBody(body as unknown as DeferredBody, async (raw) => {
         const decoded = format === "protobuf" ? decodeProtobufRequest(raw) : decodeJsonRequest(raw);
-        const { items, locations, reasons, traces } = toNativeItems(auth.organizationId, decoded.spans);
+        // GenAI events may have come first as log records (native-logs.http.ts): map them in now.
+        const genAi = decoded.spans.filter((s) => Object.keys(s.span.attributes).some((k) => k.startsWith("gen_ai."))).map((s) => nativeSpanId(auth.organizationId, s.span));
+        const before = await loadLogEvents(db, auth.organizationId, genAi);
+        const { items, locations, reasons, traces } = toNativeItems(auth.organizationId, decoded.spans, before.bySpan);
         sanitizeJsonValue([...traces.values()], { nul: 0, surrogates: 0 });
         const result = await ingestBatch(db, auth, items, {
           concurrency: getEnv().REPRISE_OTLP_INGEST_CONCURRENCY,
           afterWrite: (tx, traceIds) => recordNativeTraces(tx, auth.organizationId, traceIds.flatMap((id) => traces.get(id) ?? [])),
         });
+        // Events that committed while these spans were written: map those spans once more.
+        const after = await loadLogEvents(db, auth.organizationId, genAi);
+        const missed = [...after.keys].filter((k) => !before.keys.has(k)).map((k) => k.split(":")[0]);
+        if (missed.length > 0) await remapStoredSpans(db, auth, [...new Set(missed)]);
         const all = [...decoded.problems, ...reasons];
         for (const [index, rejection] of result.rejected) all.push(`${locations[index]}: ${rejection.message}`);
         return exportResponse(format, all, undefined, "span(s)");

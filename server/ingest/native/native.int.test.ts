@@ -15,6 +15,9 @@ import { postOtlpTraces } from "../otlp/otlp.http.ts";
 import { startHandlerServer, type TestServer } from "../testing/http-server.ts";
 import { canonicalId } from "../../ids.ts";
 import { postNativeTraces } from "./native.http.ts";
+import { postNativeLogs } from "./native-logs.http.ts";
+import { attributesJson, anyValueJson } from "./testing/otlp-builders.ts";
+import { decodeExportLogsResponse, encodeExportLogsRequest } from "../../../proto/otlp.ts";
 import { otlpJsonRequest, otlpProtobufRequest, spanIdHex, traceIdHex, type TestSpan } from "./testing/otlp-builders.ts";
 
 const QUIET = 1;
@@ -56,7 +59,7 @@ describe("native OpenTelemetry door", () => {
 
   beforeAll(async () => {
     org = await createTestOrg(db());
-    server = await startHandlerServer({ "/v1/traces": postNativeTraces, "/api/otel/v1/traces": postNativeTraces, "/api/sdk/otel/v1/traces": postOtlpTraces });
+    server = await startHandlerServer({ "/v1/logs": postNativeLogs, "/api/otel/v1/logs": postNativeLogs, "/v1/traces": postNativeTraces, "/api/otel/v1/traces": postNativeTraces, "/api/sdk/otel/v1/traces": postOtlpTraces });
   });
   afterAll(() => server?.close());
 
@@ -222,6 +225,36 @@ describe("native OpenTelemetry door", () => {
     await sleep(QUIET * 1000 + 100);
     await sweepQuietTraces(db().sql, QUIET);
     expect((await spansOf(o, traceId)).map((s) => s.nodeKey)).toEqual(["answer-question", "answer-question"]);
+  });
+
+  it("attaches GenAI events sent as log records to their span, whichever arrives first, once each", async () => {
+    const o = await createTestOrg(db(), "logs");
+    const { traceId, root, chat } = chatTrace();
+    const bare = { ...chat, attributes: { "gen_ai.operation.name": "chat", "gen_ai.request.model": "m" } };
+    const record = (name: string, body: unknown, span = bare) => ({
+      timeUnixNano: `${BigInt(Date.now()) * 1_000_000n}`, eventName: name, traceId: span.traceId, spanId: span.spanId,
+      attributes: attributesJson({ "gen_ai.system": "openai" }), body: anyValueJson(body),
+    });
+    const logs = (records: unknown[]) => ({ resourceLogs: [{ resource: { attributes: attributesJson({ "service.name": "logs-svc" }) }, scopeLogs: [{ scope: { name: "x" }, logRecords: records }] }] });
+    const postLogs = (request: unknown) => post("/v1/logs", JSON.stringify(request), { "content-type": "application/json" }, o.apiKey);
+    // The question arrives before its span, the answer after it; an app log line is ignored.
+    const first = await postLogs(logs([record("gen_ai.user.message", { content: "hi?" }), { body: { stringValue: "GET /ask 200" }, attributes: [] }]));
+    expect(await first.json()).toEqual({});
+    await postJson(otlpJsonRequest([root, bare]), o.apiKey);
+    const answer = logs([record("gen_ai.choice", { index: 0, finish_reason: "stop", message: { content: "hello" } })]);
+    await postLogs(answer);
+    await postLogs(answer); // a retried export adds nothing
+    const chatRow = (await spansOf(o, traceId)).find((s) => s.type === "llm")!;
+    expect((chatRow.rawSpan as { span_data: Record<string, unknown> }).span_data).toMatchObject({
+      input: [{ role: "user", content: "hi?" }],
+      output: [{ role: "assistant", content: "hello", finish_reason: "stop" }],
+    });
+    expect(await db().prisma.otelSpanEvent.count({ where: { organizationId: o.organizationId } })).toBe(2);
+    // A GenAI event without a span context is reported; protobuf requests get protobuf answers.
+    const orphan = encodeExportLogsRequest({ resourceLogs: [{ scopeLogs: [{ logRecords: [{ eventName: "gen_ai.user.message", body: { stringValue: "x" } }] }] }] });
+    const res = await post("/api/otel/v1/logs", orphan, { "content-type": "application/x-protobuf" }, o.apiKey);
+    expect(res.headers.get("content-type")).toBe("application/x-protobuf");
+    expect(decodeExportLogsResponse(new Uint8Array(await res.arrayBuffer())).partialSuccess).toMatchObject({ rejectedLogRecords: 1, errorMessage: expect.stringContaining("belongs to no span") });
   });
 
   it("leaves the carrier endpoint as it was: spans without carrier attributes are ignored", async () => {

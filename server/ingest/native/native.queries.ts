@@ -6,7 +6,8 @@
 import { sql, type SqlClient } from "../../db/sql.ts";
 import type { TNativeTraceInfo } from "./to-items.ts";
 
-export async function recordNativeTraces(tx: SqlClient, organizationId: string, traces: TNativeTraceInfo[]): Promise<void> {
+/** `contentChanged`: the request changed stored spans (GenAI events arrived), which amends a completed trace too. */
+export async function recordNativeTraces(tx: SqlClient, organizationId: string, traces: TNativeTraceInfo[], contentChanged = false): Promise<void> {
   if (traces.length === 0) return;
   const rows = JSON.stringify([...traces].sort((a, b) => (a.id < b.id ? -1 : 1)));
   await tx.query(sql`
@@ -14,7 +15,7 @@ export async function recordNativeTraces(tx: SqlClient, organizationId: string, 
       SELECT i.*, EXISTS (
         SELECT 1 FROM spans s
         WHERE s.organization_id = ${organizationId}::uuid AND s.trace_id = i.id AND s.created_at = now()
-      ) AS fresh
+      ) OR ${contentChanged}::boolean AS fresh
       FROM jsonb_to_recordset(${rows}::jsonb) AS i(
         id uuid, name text, trace_function_key text, session_id text, metadata jsonb, started_at timestamptz, ended_at timestamptz)
     )

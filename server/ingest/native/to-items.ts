@@ -5,7 +5,7 @@ import { canonicalId } from "../../ids.ts";
 import type { TIngestItem } from "../ingest.schemas.ts";
 import { parsePayloadText } from "../payloads/parse-payload.ts";
 import { mapSpan, TRACE_FUNCTION_ATTRIBUTE, type TMappedSpan } from "./mapping/map-span.ts";
-import type { TOtelSpan } from "./otel-span.ts";
+import type { TOtelEvent, TOtelSpan } from "./otel-span.ts";
 
 /** payload_type of native spans; anything other than "sdk-function" is imported (docs/api/sim-plan.md). */
 export const OTEL_PAYLOAD_TYPE = "otel";
@@ -82,9 +82,24 @@ function spanPayload(span: TOtelSpan, mapped: TMappedSpan, traceFunctionKey: str
   };
 }
 
-export function toNativeItems(organizationId: string, spans: Array<{ location: string; span: TOtelSpan }>): TNativeItems {
+/** The canonical id a native span is stored under. */
+export const nativeSpanId = (organizationId: string, span: Pick<TOtelSpan, "traceId" | "spanId">) =>
+  canonicalId(organizationId, sourceSpanId(span.traceId, span.spanId));
+
+/**
+ * `logEvents` are GenAI events received as log records, by canonical span id: they are mapped with
+ * the span's own events, and stay in their own table rather than in the span's copy of what it sent.
+ */
+export function toNativeItems(
+  organizationId: string,
+  spans: Array<{ location: string; span: TOtelSpan }>,
+  logEvents: Map<string, TOtelEvent[]> = new Map(),
+): TNativeItems {
   const out: TNativeItems = { items: [], locations: [], reasons: [], traces: new Map() };
-  const mapped = spans.map((s) => ({ ...s, mapped: mapSpan(s.span) }));
+  const mapped = spans.map((s) => {
+    const extra = logEvents.get(nativeSpanId(organizationId, s.span)) ?? [];
+    return { ...s, mapped: mapSpan(extra.length ? { ...s.span, events: [...s.span.events, ...extra] } : s.span) };
+  });
   const roots = new Map(mapped.filter((m) => m.span.parentSpanId === null).map((m) => [m.span.traceId, m]));
   for (const { location, span, mapped: m } of mapped) {
     const root = roots.get(span.traceId);

@@ -1,0 +1,52 @@
+// POST /api/otel/v1/logs and POST /v1/logs (docs/otel.md): GenAI events sent as OpenTelemetry log
+// records, which some instrumentations use for messages (the OpenTelemetry JS OpenAI instrumentation,
+// the older GenAI event conventions). Each event is stored once and its span is mapped again; other log
+// records are accepted and ignored. Same encodings, limits and API keys as the traces door.
+import { createHash } from "node:crypto";
+import type { DeferredBody } from "../../http/body.ts";
+import { defineRoute } from "../../http/define-route.ts";
+import { json } from "../../http/responses.ts";
+import { canonicalId } from "../../ids.ts";
+import { encodeExportLogsResponse } from "../../../proto/otlp.ts";
+import { withIngestBody } from "../memory-budget.ts";
+import { otlpFormatOf, summarizeRejections, withOtlpErrorEncoding } from "../otlp/otlp-response.ts";
+import { sanitizeJsonValue } from "../payloads/sanitize.ts";
+import { decodeLogsJson, decodeLogsProtobuf, type TSpanEvent } from "./decode-logs.ts";
+import { insertEvents, type TEventRow } from "./events.queries.ts";
+import { remapStoredSpans } from "./remap.ts";
+import { nativeSpanId } from "./to-items.ts";
+
+function toRow(organizationId: string, e: TSpanEvent, seq: number): TEventRow {
+  const content = JSON.stringify([e.event.name, e.event.time, e.event.attributes, e.event.body ?? null]);
+  return {
+    span_id: nativeSpanId(organizationId, e),
+    trace_id: canonicalId(organizationId, e.traceId),
+    event_key: createHash("sha1").update(content).digest("hex"),
+    name: e.event.name,
+    time: e.event.time,
+    attributes: e.event.attributes,
+    body: e.event.body ?? null,
+    seq,
+  };
+}
+
+export const postNativeLogs = withOtlpErrorEncoding(
+  defineRoute({
+    body: "deferred",
+    handler: async ({ request, db, auth, body }) => {
+      const format = otlpFormatOf(request.headers.get("content-type"));
+      return withIngestBody(body as unknown as DeferredBody, async (raw) => {
+        const { events, problems } = format === "protobuf" ? decodeLogsProtobuf(raw) : decodeLogsJson(raw);
+        const rows = events.map((e, i) => toRow(auth.organizationId, e, i));
+        sanitizeJsonValue(rows, { nul: 0, surrogates: 0 });
+        const changed = await db.sql.transaction((tx) => insertEvents(tx, auth.organizationId, rows));
+        await remapStoredSpans(db, auth, changed);
+        const partialSuccess = problems.length > 0 ? { rejectedLogRecords: problems.length, errorMessage: summarizeRejections(problems, "log record(s)") } : undefined;
+        if (format === "protobuf") {
+          return new Response(new Uint8Array(encodeExportLogsResponse(partialSuccess)), { headers: { "content-type": "application/x-protobuf" } });
+        }
+        return json(partialSuccess ? { partialSuccess } : {});
+      });
+    },
+  }),
+);

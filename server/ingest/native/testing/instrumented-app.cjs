@@ -1,0 +1,101 @@
+// An application instrumented only with standard OpenTelemetry instrumentation (no Reprise SDK), run as
+// its own Node.js process by the tests so the instrumentations patch `require` as they do in real apps.
+// It exports with the official OTLP exporters configured the standard way: OTEL_EXPORTER_OTLP_ENDPOINT
+// (the exporters append /v1/traces and /v1/logs), OTEL_EXPORTER_OTLP_HEADERS, OTEL_SERVICE_NAME.
+//   node instrumented-app.cjs <otel-openai|openinference|vercel-ai> <json|protobuf> <model base url>
+const { AsyncLocalStorage } = require("node:async_hooks");
+const api = require("@opentelemetry/api");
+const { TracerProvider, BatchSpanProcessor } = require("@opentelemetry/sdk-trace");
+const { LoggerProvider, BatchLogRecordProcessor } = require("@opentelemetry/sdk-logs");
+
+const [library, format, modelUrl] = process.argv.slice(2);
+
+/** The context manager real apps get from @opentelemetry/context-async-hooks, in a few lines. */
+class AsyncLocalStorageContextManager {
+  constructor() { this.storage = new AsyncLocalStorage(); }
+  active() { return this.storage.getStore() ?? api.ROOT_CONTEXT; }
+  with(context, fn, thisArg, ...args) { return this.storage.run(context, () => fn.call(thisArg, ...args)); }
+  bind(context, target) { return typeof target === "function" ? (...a) => this.with(context, target, undefined, ...a) : target; }
+  enable() { return this; }
+  disable() { this.storage.disable(); return this; }
+}
+
+const traceExporter = format === "protobuf"
+  ? new (require("@opentelemetry/exporter-trace-otlp-proto").OTLPTraceExporter)()
+  : new (require("@opentelemetry/exporter-trace-otlp-http").OTLPTraceExporter)();
+const logExporter = format === "protobuf"
+  ? new (require("@opentelemetry/exporter-logs-otlp-proto").OTLPLogExporter)()
+  : new (require("@opentelemetry/exporter-logs-otlp-http").OTLPLogExporter)();
+const { resourceFromAttributes } = require("@opentelemetry/resources");
+const resource = resourceFromAttributes({ "service.name": process.env.OTEL_SERVICE_NAME });
+const tracerProvider = new TracerProvider({ resource, spanProcessors: [new BatchSpanProcessor({ exporter: traceExporter })] });
+const loggerProvider = new LoggerProvider({ resource, processors: [new BatchLogRecordProcessor({ exporter: logExporter })] });
+api.context.setGlobalContextManager(new AsyncLocalStorageContextManager());
+api.trace.setGlobalTracerProvider(tracerProvider);
+const tracer = tracerProvider.getTracer("weather-app", "1.0.0");
+
+const tools = [{ type: "function", function: { name: "get_weather", description: "Weather of a city", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } } }];
+const weather = ({ city }) => ({ city, celsius: 21 });
+
+/** Two model calls around one tool call, through the official openai client. */
+async function withOpenAi() {
+  const OpenAI = require("openai");
+  const client = new OpenAI({ baseURL: modelUrl, apiKey: "test-key" });
+  const messages = [{ role: "system", content: "You answer weather questions." }, { role: "user", content: "Weather in Oslo?" }];
+  const first = await client.chat.completions.create({ model: "fake-model-1", messages, tools });
+  const call = first.choices[0].message.tool_calls[0];
+  const result = await tracer.startActiveSpan("get_weather", async (span) => {
+    try { return weather(JSON.parse(call.function.arguments)); } finally { span.end(); }
+  });
+  messages.push(first.choices[0].message, { role: "tool", tool_call_id: call.id, content: JSON.stringify(result) });
+  const second = await client.chat.completions.create({ model: "fake-model-1", messages, tools });
+  return second.choices[0].message.content;
+}
+
+async function withVercelAi() {
+  const { generateText, tool, jsonSchema, stepCountIs } = require("ai");
+  const { createOpenAICompatible } = require("@ai-sdk/openai-compatible");
+  const provider = createOpenAICompatible({ name: "fake", baseURL: modelUrl, apiKey: "test-key", includeUsage: true });
+  const { text } = await generateText({
+    model: provider("fake-model-1"),
+    system: "You answer weather questions.",
+    prompt: "Weather in Oslo?",
+    tools: { get_weather: tool({ description: "Weather of a city", inputSchema: jsonSchema(tools[0].function.parameters), execute: async (input) => weather(input) }) },
+    stopWhen: stepCountIs(3),
+    experimental_telemetry: { isEnabled: true, functionId: "weather-bot", metadata: { sessionId: "session-42" } },
+  });
+  return text;
+}
+
+async function main() {
+  let run;
+  if (library === "otel-openai") {
+    const { OpenAIInstrumentation } = require("@opentelemetry/instrumentation-openai");
+    const instrumentation = new OpenAIInstrumentation({ captureMessageContent: true });
+    instrumentation.setTracerProvider(tracerProvider);
+    instrumentation.setLoggerProvider(loggerProvider);
+    instrumentation.enable();
+    run = withOpenAi;
+  } else if (library === "openinference") {
+    const { OpenAIInstrumentation } = require("@arizeai/openinference-instrumentation-openai");
+    const instrumentation = new OpenAIInstrumentation({ tracerProvider });
+    instrumentation.manuallyInstrument(require("openai"));
+    run = withOpenAi;
+  } else if (library === "vercel-ai") {
+    run = withVercelAi;
+  } else throw new Error(`unknown library ${library}`);
+  // The application's own root span, as an HTTP handler or a job would have.
+  const answer = await tracer.startActiveSpan("answer-question", { attributes: { "reprise.trace_function": "weather-bot" } }, async (span) => {
+    try { return await run(); } finally { span.end(); }
+  });
+  await tracerProvider.forceFlush();
+  await loggerProvider.forceFlush();
+  await tracerProvider.shutdown();
+  await loggerProvider.shutdown();
+  process.stdout.write(JSON.stringify({ answer, traceId: null }) + "\n");
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
