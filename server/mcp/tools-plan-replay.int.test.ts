@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";
 import { createSpan, createTrace } from "../../test/factories.ts";
 import type { ServedRoutes } from "../../test/http-server.ts";
-import { saveAgentLabels, saveHumanLabels } from "../labels/trace-labels.service.ts";
+import { saveHumanLabels } from "../labels/trace-labels.service.ts";
 import { postReplayStart } from "../replay/replay.http.ts";
 import { getSimPlanRoute, postSimPlanRoute } from "../sim-plan/sim-plan.http.ts";
 import { callTool, connectClient, serveMcp } from "./testing/mcp-client.ts";
@@ -79,6 +79,7 @@ describe("MCP sim plan, replay and unsupported tools", () => {
     const start = await call(postReplayStart, { apiKey: org.apiKey, body: { traceFunctionKey: KEY, traceIds: [original], name: "try fix" } });
     expect(start.status).toBe(200);
     const experimentId: string = start.body.testRunId;
+    const unknownOriginal = crypto.randomUUID();
     const replay = await createTrace(db(), org.organizationId, { traceFunctionKey: KEY, testRunId: experimentId, originalTraceId: original, sourceTraceId: "local-replay-1", replayAttempt: 0 });
     await createSpan(db(), org.organizationId, replay.id, { name: "handle", traceFunctionKey: KEY, inputTokens: 3, outputTokens: 4, totalTokens: 7, testRunId: experimentId });
 
@@ -90,7 +91,18 @@ describe("MCP sim plan, replay and unsupported tools", () => {
     const unpaired = await callTool(client, "list_experiment_traces", { experimentId });
     expect(unpaired.text).toContain(`- [ID: ${replay.id}] unpaired · original ${original}`);
     await saveHumanLabels(db(), org, [{ traceId: original, label: false, annotation: "broken" }]);
-    await saveAgentLabels(db(), org, { testRunId: experimentId, labels: [{ originalTraceId: original, label: true, annotation: "fixed now" }] });
+    // Lineage mode as the plugins send it: originalTraceId with its deprecated sourceTraceId copy, both experiment keys.
+    const lineage = await callTool(client, "save_agent_labels", {
+      experimentId, testRunId: experimentId,
+      labels: [
+        { originalTraceId: original, sourceTraceId: original, label: true, annotation: "fixed now" },
+        { originalTraceId: unknownOriginal, sourceTraceId: unknownOriginal, label: true, annotation: "never replayed" },
+      ],
+    });
+    expect(lineage.isError).toBe(false);
+    expect(lineage.text).toContain(`- ${original}: set (trace ${replay.id}); effective PASS`);
+    expect(lineage.text).toContain(`- ${unknownOriginal}: No replay trace found for ${unknownOriginal}`);
+    expect(lineage.text).toMatch(/; effective unlabeled$/m);
     const fixed = await callTool(client, "get_experiment_traces", { testRunId: experimentId, experimentId });
     expect(fixed.text).toContain(`- [ID: ${replay.id}] fixed · original ${original} · attempt 0 · replay PASS, original FAIL · tokens replay in 3, out 4, cached 0, total 7`);
     expect(fixed.data.traces[0]).toMatchObject({ verdict: "fixed", originalTraceId: original, tokens: { total: 7 } });
@@ -104,10 +116,10 @@ describe("MCP sim plan, replay and unsupported tools", () => {
   });
 
   it("tools for features Reprise lacks answer one sentence as a tool error", async () => {
-    for (const name of ["get_template_reference", "get_template", "save_template", "update_template", "save_trace_plan", "create_trace_plan", "confirm_trace_plan", "get_trace_plan", "list_trace_plans", "cancel_trace_plan"]) {
+    for (const name of ["get_template_reference", "get_template", "save_template", "update_template", "save_trace_plan", "create_trace_plan", "confirm_trace_plan", "get_trace_plan", "list_trace_plans", "cancel_trace_plan", "get_trace_function_diagnostics", "setup_bitfab"]) {
       const r = await callTool(client, name, { planId: "x", spanType: "llm" });
       expect(r.isError).toBe(true);
-      expect(r.text).toMatch(/^Reprise has no .*instead\.$/);
+      expect(r.text).toMatch(/^Reprise (has|needs) no [^.]*: .*instead\.$/);
     }
   });
 

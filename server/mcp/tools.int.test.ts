@@ -6,6 +6,7 @@ import { createSpan, createTrace } from "../../test/factories.ts";
 import type { ServedRoutes } from "../../test/http-server.ts";
 import { getDatasetById, listDatasetTraces } from "../datasets/datasets.http.ts";
 import { listGraders } from "../graders/graders.http.ts";
+import { upsertGraderLabel } from "../labels/grader-labels.queries.ts";
 import { getTraceLabels } from "../labels/labels.http.ts";
 import { saveHumanLabels } from "../labels/trace-labels.service.ts";
 import { callTool, connectClient, serveMcp } from "./testing/mcp-client.ts";
@@ -208,10 +209,19 @@ describe("MCP tools", () => {
     await outsider.close();
   });
 
-  it("get_grader_labels reads a grader's verdicts", async () => {
-    const r = await callTool(client, "get_grader_labels", { traceIds: [failing] });
-    expect(r.isError).toBe(false);
-    expect(r.text).toMatch(/No grader labels|Grader labels/);
-    expect(UUID.test(failing)).toBe(true);
+  it("get_grader_labels reads every grader's verdict on traces, or one grader's latest", async () => {
+    expect((await callTool(client, "get_grader_labels", { traceIds: [passing] })).text).toBe("No grader labels.");
+    const grader = (await callTool(client, "save_grader", { traceFunctionKey: KEY, name: "accurate", passCriteria: "Answers the question" })).data.grader;
+    await upsertGraderLabel(db().prisma, { organizationId: org.organizationId, traceId: failing, graderId: grader.id, label: false, labelReason: "Ignored the policy", labelConfidence: "High", source: "live_grader" });
+    const byTrace = await callTool(client, "get_grader_labels", { traceIds: [failing] });
+    expect(byTrace.text).toContain(`- trace ${failing} · grader accurate (${grader.id}, active): FAIL [live_grader`);
+    expect(byTrace.text).toContain("Reason: Ignored the policy");
+    const byGrader = await callTool(client, "read_grader_labels", { graderId: grader.id, limit: 5 });
+    expect(byGrader.data.labels).toHaveLength(1);
+    expect((await callTool(client, "get_grader_labels", {})).isError).toBe(true);
+    const foreign = await callTool(await connectClient(served.url, other.apiKey), "get_grader_labels", { graderId: grader.id });
+    expect(foreign.isError).toBe(true);
+    expect(foreign.text).toMatch(/not found/);
+    expect(UUID.test(grader.id)).toBe(true);
   });
 });

@@ -77,17 +77,23 @@ export async function upsertDecisions(db: SqlClient, organizationId: string, use
       SET capture_content = EXCLUDED.capture_content, updated_by_user_id = EXCLUDED.updated_by_user_id, updated_at = now()`);
 }
 
+/** How many of the nodes' most recent spans the cascade starts from, so its cost stays bounded. */
+export const CASCADE_SEED_SPANS = 1000;
+
 /**
- * The nodes recorded beneath the given nodes: every (node key, name) of a span that descends, in some recorded
- * trace, from a span of one of them. Used to turn a subtree off with its top node.
+ * The nodes recorded beneath the given nodes: every (node key, name) of a span that descends, in a recent
+ * recorded trace, from a span of one of them. Used to turn a subtree off with its top node.
  */
 export function selectDescendantNodes(db: SqlClient, organizationId: string, nodes: Array<{ traceFunctionKey: string; name: string }>) {
   if (nodes.length === 0) return Promise.resolve([] as Array<{ trace_function_key: string; name: string }>);
   return db.query<{ trace_function_key: string; name: string }>(sql`
     WITH RECURSIVE tree AS (
-      SELECT s.trace_id, s.id FROM spans s
-      WHERE s.organization_id = ${organizationId}::uuid
-        AND (s.node_key, s.name) IN (${join(nodes.map((n) => sql`(${n.traceFunctionKey}, ${n.name})`), ", ")})
+      SELECT seed.trace_id, seed.id FROM (
+        SELECT s.trace_id, s.id FROM spans s
+        WHERE s.organization_id = ${organizationId}::uuid
+          AND (s.node_key, s.name) IN (${join(nodes.map((n) => sql`(${n.traceFunctionKey}, ${n.name})`), ", ")})
+        ORDER BY s.started_at DESC NULLS LAST
+        LIMIT ${CASCADE_SEED_SPANS}) seed
       UNION
       SELECT c.trace_id, c.id FROM spans c
       JOIN tree p ON c.organization_id = ${organizationId}::uuid AND c.trace_id = p.trace_id AND c.parent_span_id = p.id
