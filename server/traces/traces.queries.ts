@@ -18,6 +18,8 @@ export const traceSelect = {
   dropped: true,
   testRunId: true,
   originalTraceId: true,
+  source: true,
+  amendedAt: true,
 } as const;
 
 export function selectTrace(prisma: Prisma, organizationId: string, id: string) {

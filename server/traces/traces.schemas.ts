@@ -67,6 +67,10 @@ export const ZTrace = z.object({
   model: z.string().nullable(),
   testRunId: z.string().nullable(),
   originalTraceId: z.string().nullable(),
+  /** Where the trace came from: the SDK's source name, or "otel" for the native OpenTelemetry door (docs/otel.md). */
+  source: z.string().nullable(),
+  /** Native OpenTelemetry traces: when a span first arrived after completion (graders re-ran once). */
+  amendedAt: ZTimestamp,
 });
 export type TTrace = z.output<typeof ZTrace>;
 

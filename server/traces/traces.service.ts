@@ -124,6 +124,8 @@ export function toTraceResponse(row: q.TTraceRow, metrics: TTraceMetrics = EMPTY
     model: metrics.model,
     testRunId: row.testRunId,
     originalTraceId: row.originalTraceId,
+    source: row.source,
+    amendedAt: row.amendedAt?.toISOString() ?? null,
   };
 }
 

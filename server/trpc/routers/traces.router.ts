@@ -41,6 +41,24 @@ export const tracesRouter = router({
     if (!span) throw notFound(`Span ${input.spanId}`);
     const raw = await getExternalSpan(ctx.db, org, span.id);
     const data = (raw.rawData.span_data ?? {}) as Record<string, unknown>;
-    return { span, inputMeta: data.input_meta ?? null, outputMeta: data.output_meta ?? null };
+    return { span, inputMeta: data.input_meta ?? null, outputMeta: data.output_meta ?? null, openTelemetry: openTelemetryDetails(raw.rawData, data) };
   }),
 });
+
+/**
+ * What a span imported through the native OpenTelemetry door adds (docs/otel.md): the convention's system
+ * instructions and tool definitions, the attributes no convention used, and where the trace's input and
+ * output came from when the root carried none. Null for SDK spans.
+ */
+function openTelemetryDetails(rawData: Record<string, unknown>, data: Record<string, unknown>) {
+  const otel = rawData.otel as { kind?: number; status?: unknown; events?: unknown[] } | undefined;
+  if (!otel || typeof otel !== "object") return null;
+  return {
+    systemInstructions: data.system_instructions ?? null,
+    tools: data.tools ?? null,
+    attributes: (data.metadata ?? {}) as Record<string, unknown>,
+    events: Array.isArray(otel.events) ? otel.events : [],
+    status: otel.status ?? null,
+    ioFrom: (data.io_from ?? null) as { input: string | null; output: string | null } | null,
+  };
+}

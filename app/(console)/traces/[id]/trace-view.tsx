@@ -74,6 +74,8 @@ function Facts({ data }: { data: TraceData }) {
     ["Spans", `${t.spanCount}${t.expectedSpanCount !== null ? ` of ${t.expectedSpanCount} expected` : ""}`],
     ["Tokens", t.tokens ? `${formatNumber(t.tokens.total)} (${formatNumber(t.tokens.input)} in, ${formatNumber(t.tokens.output)} out)` : "—"],
     ["Model", t.model ?? "—"],
+    ["Source", sourceOf(data)],
+    ...(t.amendedAt ? [["Amended", `${formatDateTime(t.amendedAt)}: spans arrived after completion; graders ran again`] as [string, React.ReactNode]] : []),
     ["Session", t.sessionId ?? "—"],
     ["Replay of", t.originalTraceId ? <Link className="text-accent-700 hover:underline" href={`/traces/${t.originalTraceId}`}>{t.originalTraceId.slice(0, 8)}…</Link> : "—"],
     ...(t.testRunId ? [["Replay run", <Link key="run" className="text-accent-700 hover:underline" href={`/replays/${t.testRunId}`}>{t.testRunId.slice(0, 8)}…</Link>] as [string, React.ReactNode]] : []),
@@ -81,6 +83,21 @@ function Facts({ data }: { data: TraceData }) {
   return (
     <FactGrid facts={facts} />
   );
+}
+
+const CONVENTION_NAMES: Record<string, string> = {
+  "otel-genai": "GenAI semantic conventions",
+  openinference: "OpenInference",
+  openllmetry: "OpenLLMetry",
+  "vercel-ai": "Vercel AI SDK",
+};
+
+/** Where the trace came from: an SDK, or OpenTelemetry with the conventions its spans used (docs/otel.md). */
+function sourceOf(data: TraceData): string {
+  const source = data.trace.source;
+  if (source !== "otel") return source ? `Reprise SDK (${source})` : "Reprise SDK";
+  const conventions = [...new Set(data.waterfall.spans.map((s) => CONVENTION_NAMES[s.instrumentation ?? ""]).filter(Boolean))];
+  return `OpenTelemetry${conventions.length ? ` · ${conventions.join(", ")}` : ""} (imported: never mocked on replay)`;
 }
 
 function GraderLabels({ labels }: { labels: TraceData["graderLabels"] }) {
