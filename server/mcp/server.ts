@@ -18,12 +18,11 @@ const INSTRUCTIONS =
 export function createMcpServer(ctx: ToolContext, tools: readonly ToolDefinition[] = TOOLS): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   for (const tool of tools) {
-    for (const name of [tool.name, ...(tool.aliases ?? [])]) {
-      const description = name === tool.name ? tool.description : `Older name of ${tool.name}. ${tool.description}`;
+    for (const name of namesOf(tool)) {
       server.registerTool(
         name,
         {
-          description,
+          description: describeAs(tool, name),
           inputSchema: z.object(tool.input),
           annotations: { readOnlyHint: tool.readOnly ?? false },
         },
@@ -38,6 +37,9 @@ export function createMcpServer(ctx: ToolContext, tools: readonly ToolDefinition
   return server;
 }
 
+const namesOf = (tool: ToolDefinition) => [tool.name, ...(tool.aliases ?? [])];
+const describeAs = (tool: ToolDefinition, name: string) => (name === tool.name ? tool.description : `Older name of ${tool.name}. ${tool.description}`);
+
 const listed = new WeakMap<readonly ToolDefinition[], Tool[]>();
 
 export function listTools(tools: readonly ToolDefinition[]): Tool[] {
@@ -45,14 +47,12 @@ export function listTools(tools: readonly ToolDefinition[]): Tool[] {
   if (cached) return cached;
   const out: Tool[] = [];
   for (const tool of tools) {
-    const schema = z.toJSONSchema(z.object(tool.input), { io: "input", unrepresentable: "any", target: "draft-7" }) as Tool["inputSchema"];
-    delete (schema as Record<string, unknown>).$schema;
+    const json = z.toJSONSchema(z.object(tool.input), { io: "input", unrepresentable: "any", target: "draft-7" }) as Record<string, unknown>;
+    const { $schema: _schema, required: _required, ...schema } = json;
     const required = Object.entries(tool.input).filter(([, field]) => !z.safeParse(field, undefined).success).map(([key]) => key);
-    const inputSchema = { ...schema, type: "object" as const, ...(required.length ? { required } : { required: undefined }) };
-    if (!required.length) delete inputSchema.required;
-    for (const name of [tool.name, ...(tool.aliases ?? [])]) {
-      const description = name === tool.name ? tool.description : `Older name of ${tool.name}. ${tool.description}`;
-      out.push({ name, description, inputSchema, annotations: { readOnlyHint: tool.readOnly ?? false } });
+    const inputSchema = { ...schema, type: "object", ...(required.length ? { required } : {}) } as Tool["inputSchema"];
+    for (const name of namesOf(tool)) {
+      out.push({ name, description: describeAs(tool, name), inputSchema, annotations: { readOnlyHint: tool.readOnly ?? false } });
     }
   }
   listed.set(tools, out);
