@@ -11,6 +11,7 @@ import type { ReplayOptions, ReplayResult } from "./replay/types.js";
 import { flushAllLive } from "./transport/registry.js";
 import { contextStorage, type PendingReplay } from "./tracing/context.js";
 import { DetachedTrace } from "./tracing/detached-trace.js";
+import { buildFunctionTraceCarrier, type FunctionExecution } from "./tracing/function-trace.js";
 import { CurrentSpan, CurrentTrace, getCurrentSpan, getCurrentTrace } from "./tracing/handles.js";
 import { Recorder, type RunSpec } from "./tracing/recorder.js";
 import { type SpanOptions, type SpanType, type TraceOptions, toSpanType } from "./tracing/types.js";
@@ -176,6 +177,23 @@ export class Reprise {
     const body = await this.api.call<Partial<FunctionInfo> & { id?: string | null }>("POST", "/functions/lookup", { name });
     if (body.id === null || body.id === undefined) throw new FunctionNotFoundError(name, `${this.config.serviceUrl}/functions`);
     return body as FunctionInfo;
+  }
+
+  /**
+   * Records one execution of a function found with `lookupFunction` as a function-execution trace (an
+   * `internal_trace` carrier, delivered in the background like spans). Returns false when nothing was queued
+   * (tracing disabled, or the client is closed); never throws.
+   */
+  recordFunctionTrace(fn: FunctionInfo | string, execution: FunctionExecution): boolean {
+    if (!this.enabled) return false;
+    try {
+      const id = typeof fn === "string" ? fn : fn.id;
+      const name = typeof fn === "string" ? undefined : fn.name;
+      return this.pipeline.submitDirect(buildFunctionTraceCarrier(id, name, execution));
+    } catch (error) {
+      warnOnce(this.logger, "function-trace", `A function trace could not be recorded: ${(error as Error).message}`);
+      return false;
+    }
   }
 
   /**

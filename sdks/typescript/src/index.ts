@@ -16,6 +16,7 @@ export {
 export type { RepriseLogger } from "./logger.js";
 export { CurrentTrace, CurrentSpan, getCurrentTrace, getCurrentSpan } from "./tracing/handles.js";
 export { DetachedTrace } from "./tracing/detached-trace.js";
+export type { FunctionExecution } from "./tracing/function-trace.js";
 export type { SpanType, SpanOptions, TraceOptions } from "./tracing/types.js";
 export type {
   ReplayOptions,

@@ -39,6 +39,12 @@ export class Pipeline implements Flushable {
     });
   }
 
+  /** Submits a carrier that the sim plan does not concern (function-execution traces). */
+  submitDirect(carrier: CarrierRequest): boolean {
+    this.goLive();
+    return this.transport.submit(carrier);
+  }
+
   /** Waits for held spans, then exports everything queued. False on failure or timeout. */
   async flush(timeoutMs: number): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;

@@ -36,20 +36,21 @@ async function setup(simPlan: () => { status?: number; body?: unknown }) {
 }
 
 describe("sim plan", () => {
-  it("withholds content-off children, strips content-off roots, and counts only what was sent", async () => {
+  it("sends content-off spans, roots and children alike, without content and flagged, and counts them", async () => {
     const { client, server, agent } = await setup(() => ({ body: PLAN }));
     agent("x");
     expect(await client.flushTraces()).toBe(true);
     const carriers = allCarriers(server);
     const sent = spans(carriers);
-    expect(sent.map((s) => s.rawSpan.span_data.name).sort()).toEqual(["agent", "public-tool"]);
-    const root = sent.find((s) => s.rawSpan.span_data.name === "agent")!;
-    expect(root.rawSpan.span_data.content_off_by_simulation_plan).toBe(true);
-    expect(root.rawSpan.span_data).not.toHaveProperty("input");
-    expect(root.rawSpan.span_data).not.toHaveProperty("output");
+    expect(sent.map((s) => s.rawSpan.span_data.name).sort()).toEqual(["agent", "public-tool", "secret-tool"]);
+    for (const name of ["agent", "secret-tool"]) {
+      const data = sent.find((s) => s.rawSpan.span_data.name === name)!.rawSpan.span_data;
+      expect(data.content_off_by_simulation_plan).toBe(true);
+      for (const field of ["input", "input_meta", "output", "output_meta"]) expect(data).not.toHaveProperty(field);
+    }
     const publicTool = sent.find((s) => s.rawSpan.span_data.name === "public-tool")!;
     expect(publicTool.rawSpan.span_data.output).toBe("public x");
-    expect(completion(carriers)?.expectedSpanCount).toBe(2);
+    expect(completion(carriers)?.expectedSpanCount).toBe(3);
     const reads = server.requests.filter((r) => r.path === "/api/sdk/sim-plan");
     expect(reads).toHaveLength(1);
     expect(reads[0]!.headers.connection).toBe("close");

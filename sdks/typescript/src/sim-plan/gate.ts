@@ -92,7 +92,8 @@ export class SimPlanGate {
     const { carrier } = submission;
     if (submission.frameworkRecorded) return this.deliver(carrier);
     if (state.kind === "ready" && state.contentOff.has(nodeKey(submission.traceFunctionKey, submission.spanName))) {
-      if (!submission.isRoot && !submission.hasError) return false; // content-off children are not sent at all
+      // Sent without content and flagged, never withheld, so the server can count the node (interface, sim plan
+      // rules 2 and 3).
       stripContent(carrier.payload);
     } else if (state.kind === "unavailable" && !submission.isRoot) {
       stripContent(carrier.payload);
