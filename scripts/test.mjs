@@ -3,7 +3,8 @@
 //   2. the integration tests again on PostgreSQL when TEST_DATABASE_URL (or DATABASE_URL) is set
 //   3. the SDK's tests (npm workspace sdks/typescript/)
 //   4. the other SDKs' own suites (sdks/<language>/reprise-sdk.json), when their toolchain is installed
-//   5. the Playwright journeys in Chromium, when e2e/ has specs
+//   5. the SDK conformance scenarios (sdks/conformance/), against every SDK whose toolchain is installed
+//   6. the Playwright journeys in Chromium, when e2e/ has specs
 // Stops at the first failing stage and exits non-zero; ends with one "N passed, N failed" line.
 import fs from "node:fs";
 import path from "node:path";
@@ -92,6 +93,23 @@ for (const name of fs.existsSync(sdksDir) ? fs.readdirSync(sdksDir).sort() : [])
   }
   run(`${manifest.title} tests`, manifest.test[0], manifest.test.slice(1), { ...noDb, ...(manifest.env ?? {}) }, null, path.join(sdksDir, name));
   totals.passed += 1;
+}
+
+// The conformance scenarios run against every SDK with a `conformanceDriver`; the runner itself skips an SDK
+// whose toolchain is missing, and this line says so up front.
+const conformanceConfig = path.join(root, "sdks", "conformance", "vitest.config.ts");
+if (fs.existsSync(conformanceConfig)) {
+  for (const name of fs.readdirSync(sdksDir).sort()) {
+    const manifestFile = path.join(sdksDir, name, "reprise-sdk.json");
+    if (!fs.existsSync(manifestFile)) continue;
+    const manifest = JSON.parse(fs.readFileSync(manifestFile, "utf8"));
+    if (!manifest.conformanceDriver) continue;
+    const missing = (manifest.requires ?? []).filter((tool) => spawnSync("sh", ["-c", `command -v ${tool}`]).status !== 0);
+    if (missing.length > 0) {
+      console.log(`\n(skipping the ${manifest.title} conformance scenarios: ${missing.join(", ")} not found; install with \`${manifest.install}\`)`);
+    }
+  }
+  run("SDK conformance", bin("vitest"), ["run", "--config", conformanceConfig, ...vitestArgs("conformance")], noDb, path.join(reports, "conformance.json"));
 }
 
 const e2eDir = path.join(root, "e2e");

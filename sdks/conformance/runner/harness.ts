@@ -1,0 +1,135 @@
+import { describe, expect, it } from "vitest";
+import { Recorder } from "../recorder/recorder.ts";
+import type { Carrier } from "../recorder/types.ts";
+import { checkRequestInvariants } from "./checks.ts";
+import { API_KEY, KEY } from "./constants.ts";
+import { Driver } from "./driver.ts";
+import { discoverSdks, type SdkManifest } from "./sdks.ts";
+
+export { API_KEY, KEY } from "./constants.ts";
+
+/** A span of the `trace` command's tree (PROTOCOL.md, A span). */
+export interface TreeSpan {
+  name: string;
+  type?: string;
+  input?: unknown;
+  output?: unknown;
+  contexts?: Array<Record<string, unknown>>;
+  metadata?: Record<string, unknown>;
+  traceName?: string;
+  sessionId?: string;
+  error?: string;
+  sleepMs?: number;
+  mockOnReplay?: boolean;
+  drop?: boolean;
+  background?: boolean;
+  children?: TreeSpan[];
+}
+
+/** What a scenario works with: the recorder, the driver of the SDK under test, and shortcuts. */
+export interface Ctx {
+  sdk: SdkManifest;
+  recorder: Recorder;
+  driver: Driver;
+  /** Runs the `trace` command. */
+  trace(tree: TreeSpan, traceFunctionKey?: string): Promise<{ traceId: string }>;
+  /** Runs the `flush` command. */
+  flush(timeoutMs?: number): Promise<boolean>;
+  /** Span carriers received (optionally of one trace). */
+  spans(traceId?: string): Carrier[];
+  /** Completion carriers received (optionally of one trace). */
+  completions(traceId?: string): Carrier[];
+}
+
+/** One rule checked against every SDK. */
+export interface Scenario {
+  name: string;
+  /** The rule it checks, as docs/api.md names it. */
+  rule: string;
+  /**
+   * The break the TypeScript driver applies when proving this scenario fails (`REPRISE_CONFORMANCE_BREAK`,
+   * sdks/typescript/conformance/breaks.ts).
+   */
+  breaks: string;
+  /** Extra driver environment (REPRISE_* settings, Collector mode). */
+  env?: (recorder: Recorder) => Record<string, string>;
+  timeoutMs?: number;
+  /** Prepares the recorder before the driver starts. */
+  setup?: (recorder: Recorder) => void;
+  run(ctx: Ctx): Promise<void>;
+}
+
+const PROVE = process.env.REPRISE_CONFORMANCE_PROVE_BREAKS === "1";
+const skipped = new Set<string>();
+
+/**
+ * Registers scenarios under one `describe` per SDK found through the manifests. An SDK whose toolchain is
+ * missing is skipped with a line saying what to install. With `REPRISE_CONFORMANCE_PROVE_BREAKS=1` each scenario
+ * instead runs against its deliberately broken driver and passes only when the scenario's checks fail.
+ */
+export function conformance(area: string, scenarios: Scenario[]): void {
+  for (const sdk of discoverSdks()) {
+    if (PROVE && !sdk.breakEnv) continue;
+    if (sdk.missing.length > 0) {
+      if (!skipped.has(sdk.name)) {
+        skipped.add(sdk.name);
+        console.log(`(skipping the ${sdk.title} conformance scenarios: ${sdk.missing.join(", ")} not found; install with \`${sdk.install ?? "its toolchain"}\`)`);
+      }
+      describe.skip(`${sdk.title}: ${area}`, () => scenarios.forEach((s) => it(s.name, () => {})));
+      continue;
+    }
+    describe(`${sdk.title}${PROVE ? " (deliberately broken driver)" : ""}: ${area}`, () => {
+      for (const scenario of scenarios) {
+        const timeout = (scenario.timeoutMs ?? 30_000) + 10_000;
+        it(`${scenario.name} [${scenario.rule}]`, () => (PROVE ? proveBroken(sdk, scenario) : runScenario(sdk, scenario)), timeout);
+      }
+    });
+  }
+}
+
+/** Runs one scenario against a fresh recorder and driver process. */
+export async function runScenario(sdk: SdkManifest, scenario: Scenario, extraEnv: Record<string, string> = {}): Promise<void> {
+  const recorder = await new Recorder().start();
+  scenario.setup?.(recorder);
+  const env: Record<string, string> = { REPRISE_API_KEY: API_KEY, REPRISE_URL: recorder.url, ...scenario.env?.(recorder), ...extraEnv };
+  const driver = new Driver(sdk, env);
+  const ctx: Ctx = {
+    sdk,
+    recorder,
+    driver,
+    trace: (tree, key = KEY) => driver.call("trace", { traceFunctionKey: key, tree }),
+    flush: (timeoutMs) => driver.call("flush", timeoutMs === undefined ? {} : { timeoutMs }),
+    spans: (traceId) => recorder.carriers((c) => c.operation === "external_span" && (traceId === undefined || c.payload.sourceTraceId === traceId)),
+    completions: (traceId) => recorder.carriers((c) => c.operation === "external_trace" && (traceId === undefined || c.payload.id === traceId)),
+  };
+  try {
+    await scenario.run(ctx);
+    checkRequestInvariants(ctx, { compression: env.REPRISE_DISABLE_COMPRESSION === undefined });
+    expect(driver.strayOutput, "driver stdout holds only answers").toEqual([]);
+  } catch (error) {
+    if (error instanceof Error) error.message += `\n--- driver stderr ---\n${driver.stderr.slice(-3000)}`;
+    throw error;
+  } finally {
+    await driver.stop();
+    await recorder.stop();
+  }
+}
+
+async function proveBroken(sdk: SdkManifest, scenario: Scenario): Promise<void> {
+  try {
+    await runScenario(sdk, scenario, { [sdk.breakEnv as string]: scenario.breaks });
+  } catch (error) {
+    if (isCheckFailure(error)) {
+      console.log(`${scenario.name}\n  broken with ${scenario.breaks}, it fails as it should: ${String((error as Error).message).split("\n")[0]}`);
+      return;
+    }
+    throw new Error(`the broken driver (${scenario.breaks}) made the scenario error instead of failing a check: ${String(error)}`);
+  }
+  throw new Error(`the scenario passed against the driver broken with ${scenario.breaks}`);
+}
+
+/** A failed `expect`, or the recorder never seeing what a scenario waited for. */
+function isCheckFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return error.name === "AssertionError" || "matcherResult" in error || error.message.startsWith("recorder:");
+}
