@@ -11,7 +11,8 @@ import { SimPlanGate } from "../src/sim-plan/gate.js";
 import { nodeKey, SimPlanSource } from "../src/sim-plan/sim-plan-source.js";
 import { TraceState } from "../src/tracing/trace-state.js";
 import { AckTracker } from "../src/transport/ack-tracker.js";
-import { DropOldestBatchSpanProcessor } from "../src/transport/processor.js";
+import { CarrierQueueProcessor } from "../src/transport/processor.js";
+import { ReplayApi } from "../src/replay/replay-api.js";
 import { Throttle } from "../src/transport/throttle.js";
 import { Transport, type CarrierRequest } from "../src/transport/transport.js";
 
@@ -184,8 +185,12 @@ const BREAKS: Record<string, Break> = {
   },
   // Queue: a full queue drops the newest carriers instead of the oldest.
   "drop-newest": () => {
-    const proto = DropOldestBatchSpanProcessor.prototype as Any;
-    proto.onEnd = Object.getPrototypeOf(proto).onEnd;
+    const proto = CarrierQueueProcessor.prototype as Any;
+    const onEnd = proto.onEnd;
+    proto.onEnd = function (this: Any, span: unknown) {
+      if (this.queue.isFull) return;
+      onEnd.call(this, span);
+    };
   },
   // Sim plan: read without Connection: close / on every span / with a 30 s timeout / content-off children withheld.
   "sim-plan-keepalive": () => onApiCall((path, options) => (path === "/sim-plan" ? { ...options, headers: {} } : options)),
@@ -228,6 +233,10 @@ const BREAKS: Record<string, Break> = {
     proto.patch = function (this: unknown, body: unknown) {
       return patch.call(this, body).catch(() => undefined);
     };
+  },
+  // Replay: spans marked mock-on-replay run live (no recorded outputs are fetched).
+  "no-mocking": () => {
+    ReplayApi.prototype.spanTree = async () => undefined;
   },
 };
 

@@ -60,10 +60,9 @@ export class RepriseSpanExporter implements SpanExporter {
   }
 
   /**
-   * OpenTelemetry's exporter entry point. Outcomes are counted here and read by the transport's flush; the
-   * processor is always told SUCCESS because BatchSpanProcessor clears its "exporting" flag a second time after a
-   * failed export (in `.finally` and again in `.catch`), which lets exports pile up concurrently, without bound,
-   * while the server is down.
+   * OpenTelemetry's exporter entry point. Outcomes are counted here and read by the transport's flush (a failed
+   * export is not retried by the processor: the retries happen per request inside the export budget), so the
+   * processor is always told SUCCESS.
    */
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
     const running = this.exportBatch(spans).catch(

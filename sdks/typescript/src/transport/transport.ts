@@ -9,7 +9,7 @@ import { SDK_SCOPE_NAME, SDK_SERVICE_NAME, SDK_VERSION } from "../version.js";
 import { AckTracker } from "./ack-tracker.js";
 import { createEnvelopeCodec } from "./envelope.js";
 import { RepriseSpanExporter } from "./exporter.js";
-import { DropOldestBatchSpanProcessor } from "./processor.js";
+import { CarrierQueueProcessor } from "./processor.js";
 import { type CarrierInfo, type Operation, OPERATION_ATTRIBUTE, PAYLOAD_ATTRIBUTE } from "./types.js";
 
 /** One payload to deliver, wrapped in its own carrier span (interface, transport rule 1). */
@@ -28,7 +28,7 @@ export interface CarrierRequest {
 
 interface Started {
   provider: TracerProvider;
-  processor: DropOldestBatchSpanProcessor;
+  processor: CarrierQueueProcessor;
   exporter: RepriseSpanExporter;
   tracer: Tracer;
   agent: http.Agent;
@@ -129,7 +129,7 @@ export class Transport {
       infoOf: (span: ReadableSpan) => this.carrierInfo.get(span) ?? this.carrierInfo.get(Object.getPrototypeOf(span)),
       agent,
     });
-    const processor = new DropOldestBatchSpanProcessor({
+    const processor = new CarrierQueueProcessor({
       exporter,
       maxQueueSize: config.tuning.maxQueueSize,
       maxExportBatchSize: config.tuning.maxExportBatchSize,
