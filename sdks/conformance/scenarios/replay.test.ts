@@ -63,6 +63,32 @@ conformance("replay barrier", [
     },
   },
   {
+    name: "a span marked mock-on-replay is served from the recorded output instead of re-executing",
+    rule: "replay: mocked spans, outline mocked: true",
+    breaks: "no-mocking",
+    setup: (recorder) => seedOriginals(recorder, 1),
+    async run(ctx) {
+      const tree: TreeSpan = {
+        name: "root",
+        output: "new answer",
+        children: [{ name: "step", type: "llm", mockOnReplay: true, error: "a mocked span must not run" }],
+      };
+      const result = await ctx.driver.call<{ items: Array<{ error?: string; outline?: any }> }>("replay", { traceFunctionKey: KEY, limit: 5, tree });
+      expect(result.items).toHaveLength(1);
+      expect(result.items[0]!.error).toBeUndefined();
+      const step = replayCarriers(ctx.recorder).find((a) => a.carrier.operation === "external_span" && spanData(a.carrier).name === "step");
+      expect(step, "the mocked span is still recorded").toBeDefined();
+      expect(step!.carrier.payload.mocked, "flagged mocked").toBe(true);
+      expect(spanData(step!.carrier).error, "the function did not run").toBeUndefined();
+      expect(containsValue(spanData(step!.carrier).output, `recorded step for ${ORIGINALS[0]!.question}`), "the recorded output was served").toBe(true);
+      const outline = result.items[0]!.outline;
+      if (outline) {
+        const mocked = JSON.stringify(outline.spans ?? []);
+        expect(mocked, "the outline shows the span as mocked").toContain('"mocked":true');
+      }
+    },
+  },
+  {
     name: "a replay whose traces are not confirmed in time raises and does not complete the run",
     rule: "transport rule 11",
     breaks: "barrier-skipped",

@@ -113,5 +113,7 @@ lines.on("line", (line) => {
         (error: unknown) => ({ id: request.id, ok: false, error: toError(error) }),
       )
     : Promise.resolve({ id: request.id, ok: false, error: { type: "other", message: `unknown command ${request.cmd}` } });
-  chain = chain.then(async () => process.stdout.write(`${JSON.stringify(await running)}\n`));
+  chain = chain.then(async () => {
+    process.stdout.write(`${JSON.stringify(await running)}\n`);
+  });
 });

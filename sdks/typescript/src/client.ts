@@ -118,7 +118,10 @@ export class Reprise {
   withSpan<F extends (...args: any[]) => any>(name: string, optionsOrFn: SpanOptions | F, maybeFn?: F): F {
     const fn = (typeof optionsOrFn === "function" ? optionsOrFn : maybeFn) as F;
     const options = (typeof optionsOrFn === "function" ? {} : optionsOrFn) ?? {};
-    return this.wrap({ name, type: toSpanType(options.type), instrumentation: "span", functionName: fn.name || undefined }, fn);
+    return this.wrap(
+      { name, type: toSpanType(options.type), instrumentation: "span", functionName: fn.name || undefined, mockOnReplay: options.mockOnReplay === true },
+      fn,
+    );
   }
 
   /** Method decorator form of `withTrace`: `@reprise.trace("answer-question")`. */

@@ -1,4 +1,5 @@
 import type { ApiClient } from "../http/api-client.js";
+import type { SpanTreeNode } from "./mocks.js";
 import type { TokenUsage, TraceOutline } from "./types.js";
 
 /** Client timeout of replay calls (interface, Limits; wire-facts §1.7). */
@@ -58,6 +59,14 @@ export class ReplayApi {
     return this.api.call("GET", `/externalSpans/${encodeURIComponent(spanId)}?view=replay`, undefined, {
       timeoutMs: REPLAY_TIMEOUT_MS,
     });
+  }
+
+  /** `GET /api/sdk/replay/spanTree/{id}`: the original trace with recorded outputs, for mocked spans. */
+  async spanTree(spanId: string): Promise<SpanTreeNode | undefined> {
+    const body = await this.api.call<{ root?: SpanTreeNode | null }>("GET", `/replay/spanTree/${encodeURIComponent(spanId)}`, undefined, {
+      timeoutMs: REPLAY_TIMEOUT_MS,
+    });
+    return body.root ?? undefined;
   }
 
   /** `POST /api/sdk/replay/status` with `expectedSpanCounts`: which local traces are fully persisted. */

@@ -6,6 +6,7 @@ import { withTimeout } from "../transport/transport.js";
 import type { PendingReplay } from "../tracing/context.js";
 import type { CompletionInfo, TraceState } from "../tracing/trace-state.js";
 import { waitForPersistence } from "./barrier.js";
+import { ReplayMocks } from "./mocks.js";
 import type { CompleteResponse, ReplayApi, StartItem } from "./replay-api.js";
 import type { ReplayItemResult, ReplayOptions, ReplayResult } from "./types.js";
 
@@ -122,6 +123,7 @@ async function runItem(
     result.error = `could not load the original input: ${messageOf(error)}`;
     return { result };
   }
+  const mocks = new ReplayMocks(await host.replayApi.spanTree(originalSpanId).catch(() => undefined));
   const replayTraceId = randomUUID();
   host.acks.watch(replayTraceId);
   let trace: TraceState | undefined;
@@ -133,6 +135,7 @@ async function runItem(
       inputSourceSpanId: original.id ?? originalSpanId,
       inputSourceTraceId: original.externalTraceId ?? originalTraceId,
       attempt: 0,
+      mocks,
     },
     onTrace: (t) => (trace = t),
   };

@@ -17,6 +17,7 @@ export function buildSpanCarrier(trace: TraceState, span: SpanState): CarrierReq
     rawSpan: rawSpan(trace, span),
   };
   if (span.errors.length > 0) payload.errors = [...span.errors];
+  if (span.mocked) Object.assign(payload, { mocked: true, mockTarget: "output", mockSource: "recorded" });
   return {
     operation: "external_span",
     payload,

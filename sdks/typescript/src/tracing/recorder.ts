@@ -13,6 +13,8 @@ export interface RunSpec {
   type: SpanType;
   instrumentation: "span" | "trace";
   functionName?: string;
+  /** Serve the span from the original's recorded output during a replay (`SpanOptions.mockOnReplay`). */
+  mockOnReplay?: boolean;
   /** Set for `withTrace`: the trace to start when no trace is active. Absent for `withSpan`. */
   root?: { traceFunctionKey: string; ingestionType: IngestionType };
 }
@@ -40,6 +42,8 @@ export class Recorder {
     const opened = this.open(spec, args);
     if (opened === undefined) return fn.apply(thisArg, args);
     const { trace, span } = opened;
+    const mock = this.recordedOutput(spec, trace, span);
+    if (mock !== undefined) return this.serveMock(trace, span, mock.value, fn);
     const frame: Frame = { trace, span };
     let result: R;
     try {
@@ -49,6 +53,24 @@ export class Recorder {
       throw error;
     }
     return this.settle(trace, span, frame, result);
+  }
+
+  /** Counts the span's occurrence in a replayed trace, and returns its recorded output when it is to be mocked. */
+  private recordedOutput(spec: RunSpec, trace: TraceState, span: SpanState): { value: unknown } | undefined {
+    try {
+      const recorded = span.isRoot ? undefined : trace.replay?.mocks?.next(span.name);
+      return spec.mockOnReplay ? recorded : undefined;
+    } catch (error) {
+      this.internalFailure(error);
+      return undefined;
+    }
+  }
+
+  /** Ends the span at once with the recorded output, without calling the function. */
+  private serveMock<R>(trace: TraceState, span: SpanState, value: unknown, fn: (...args: unknown[]) => R): R {
+    span.mocked = true;
+    this.finish(trace, span, { kind: "value", value });
+    return (fn.constructor?.name === "AsyncFunction" ? Promise.resolve(value) : value) as R;
   }
 
   private open(spec: RunSpec, args: unknown[]): { trace: TraceState; span: SpanState } | undefined {

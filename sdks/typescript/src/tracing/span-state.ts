@@ -14,6 +14,8 @@ export class SpanState {
   prompt: string | undefined;
   readonly contexts: unknown[] = [];
   readonly errors: PayloadError[] = [];
+  /** True when a replay served the recorded output instead of running the function. */
+  mocked = false;
 
   constructor(
     /** Set once for wrappers; a framework integration may settle it when the step ends (a handoff's target). */

@@ -1,3 +1,5 @@
+import type { ReplayMocks } from "../replay/mocks.js";
+
 /** Who recorded a span (`span_origin.instrumentation.name`, docs/api/ingestion.md): the wrappers, or a framework integration. */
 export type Instrumentation = "span" | "trace" | FrameworkInstrumentation;
 
@@ -26,6 +28,12 @@ export function toSpanType(value: unknown): SpanType {
 export interface SpanOptions {
   /** Span type; default `custom`. */
   type?: SpanType;
+  /**
+   * During a replay, serve this span from the original's recorded output instead of running the function (a tool
+   * call or model call you do not want re-executed). The span is sent with `mocked: true`. Outside a replay, or
+   * when the original has no such span, the function runs as usual.
+   */
+  mockOnReplay?: boolean;
 }
 
 /** Options of `withTrace` and the `trace` decorator. */
@@ -42,6 +50,8 @@ export interface ReplayAttribution {
   inputSourceSpanId: string;
   inputSourceTraceId: string;
   attempt: number;
+  /** Recorded outputs of the original trace, for spans marked `mockOnReplay`. */
+  mocks?: ReplayMocks;
 }
 
 /** Kind of ingestion stored on the trace (interface, Trace). */
