@@ -15,6 +15,11 @@ export interface SdkManifest {
   conformanceDriver?: string[];
   /** Optional: carriers per HTTP request in direct mode, when the SDK has a fixed value (the interface leaves it open). */
   carriersPerRequest?: number;
+  /**
+   * Optional: scenarios this SDK is known not to pass yet, each with why; they are reported as skipped with the
+   * reason instead of failing `npm test`. `scenario` is a part of the scenario's name.
+   */
+  conformancePending?: Array<{ scenario: string; reason: string }>;
   /** Optional: name of the env variable that makes the driver break one rule on purpose (README, proving failures). */
   breakEnv?: string;
   /** Tools of `requires` not found on PATH. */

@@ -126,12 +126,15 @@ conformance("retries and flush", [
     async run(ctx) {
       const { flushed, ms } = await traceAndFlush(ctx, 60_000);
       expect(flushed).toBe(false);
-      expect(ms).toBeLessThan(40_000);
+      expect(ms, "gave up at the deadline, not before").toBeGreaterThanOrEqual(25_000);
+      expect(ms, "and not much after").toBeLessThan(40_000);
       const first = otlpRequests(ctx)[0]!;
-      expect(first.abortedAt, "the SDK closed the connection").toBeDefined();
-      const waited = (first.abortedAt as number) - first.receivedAt;
-      expect(waited).toBeGreaterThanOrEqual(25_000);
-      expect(waited).toBeLessThanOrEqual(33_000);
+      if (first.abortedAt !== undefined) {
+        // An SDK that closes the abandoned connection closes it at the deadline.
+        const waited = first.abortedAt - first.receivedAt;
+        expect(waited).toBeGreaterThanOrEqual(25_000);
+        expect(waited).toBeLessThanOrEqual(33_000);
+      }
     },
   },
   {
