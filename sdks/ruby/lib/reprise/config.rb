@@ -5,7 +5,7 @@ module Reprise
   class Config
     # Default base URL of a local Reprise server.
     DEFAULT_SERVICE_URL = "http://localhost:3000"
-    # SDK wire target per OTLP request (docs/api/ingestion.md, limits).
+    # SDK wire target per OTLP request (docs/sdk-transport.md, limits).
     MAX_REQUEST_BYTES = 3_000_000
     DEFAULT_EXPORT_CONCURRENCY = 32
     MAX_EXPORT_CONCURRENCY = 64

@@ -2,7 +2,7 @@
 
 module Reprise
   module Transport
-    # The background worker of one client: a bounded queue that drops its OLDEST entry when full (docs/api/ingestion.md,
+    # The background worker of one client: a bounded queue that drops its OLDEST entry when full (docs/sdk-transport.md,
     # limits: 8,192 carriers), drained by one thread every `scheduled_delay` seconds, when a batch is full, or when a
     # flush asks. Entries are turned into carriers on the worker thread (`prepare`, where the sim plan applies), then
     # exported in batches of `max_export_batch_size`. Nothing here runs on the application's path but `push`.

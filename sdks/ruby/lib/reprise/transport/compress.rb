@@ -5,7 +5,7 @@ require "stringio"
 
 module Reprise
   module Transport
-    # Gzip of request bodies (docs/api/ingestion.md, client transport).
+    # Gzip of request bodies (docs/sdk-transport.md).
     module Compress
       # Bodies of this many bytes or more are candidates for gzip.
       THRESHOLD = 8_192

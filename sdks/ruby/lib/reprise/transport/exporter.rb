@@ -3,7 +3,7 @@
 module Reprise
   module Transport
     # Exports one batch of carriers: packs them into size-bounded requests, sends up to `export_concurrency` at
-    # once, gzips, retries through one shared throttle, and trims oversized carriers (docs/api/ingestion.md, client
+    # once, gzips, retries through one shared throttle, and trims oversized carriers (docs/sdk-transport.md,
     # transport rules 3-9). Returns true when every request was delivered.
     class Exporter
       # Decompressed request ceiling of the server.

@@ -3,7 +3,7 @@
 module Reprise
   module Transport
     # Greedily packs carriers, in order, into requests bounded by carrier count and exact encoded size
-    # (docs/api/ingestion.md, client transport). Returns groups of indexes; a carrier that alone exceeds the limit
+    # (docs/sdk-transport.md). Returns groups of indexes; a carrier that alone exceeds the limit
     # gets its own group.
     module Packer
       module_function

@@ -4,7 +4,7 @@ require "json"
 
 module Reprise
   module Transport
-    # Trimming of oversized payloads (docs/api/ingestion.md, payload budget): the largest non-structural fields are
+    # Trimming of oversized payloads (docs/sdk-transport.md, rules 6-7): the largest non-structural fields are
     # replaced with `<unserializable: too_large_N_bytes>`, largest first, until the payload fits, and the trim is
     # recorded in the payload's `errors` under step `payload_budget`.
     module PayloadBudget

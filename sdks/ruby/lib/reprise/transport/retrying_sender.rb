@@ -3,7 +3,7 @@
 module Reprise
   module Transport
     # One throttle for the whole transport: a `Retry-After` received by one request holds back every request of the
-    # same client until it expires (docs/api/ingestion.md, client transport).
+    # same client until it expires (docs/sdk-transport.md).
     class Throttle
       def initialize
         @until = 0.0
@@ -26,7 +26,7 @@ module Reprise
     # Outcome of a request after retries.
     Delivery = Struct.new(:delivered, :status, :message, :attempts, :body, keyword_init: true)
 
-    # Statuses retried (docs/api/ingestion.md): 408, 425, 429, 500, 502, 503, 504. 413 and other 4xx are not.
+    # Statuses retried (docs/sdk-transport.md, rule 8): 408, 425, 429, 500, 502, 503, 504. 413 and other 4xx are not.
     RETRYABLE_STATUSES = [408, 425, 429, 500, 502, 503, 504].freeze
     MAX_BACKOFF = 5.0
 
