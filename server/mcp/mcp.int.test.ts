@@ -48,7 +48,7 @@ describe("MCP endpoint", () => {
   it("lists its tools to the official client, with JSON Schemas of their inputs", async () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(["get_api_key_context", "get_trace_labels", "read_trace_labels"]));
+    expect(names).toEqual(expect.arrayContaining(["get_api_key_context", "get_trace_labels"]));
     const labels = tools.find((t) => t.name === "get_trace_labels")!;
     expect(labels.inputSchema).toMatchObject({ type: "object", properties: { traceIds: { type: "array" } }, required: ["traceIds"] });
   });

@@ -5,6 +5,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { toAppError } from "../http/responses.ts";
+import { logger } from "../logger.ts";
 import { TOOLS } from "./tools/index.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "./tool.ts";
 
@@ -32,7 +33,8 @@ export function createMcpServer(ctx: ToolContext, tools: readonly ToolDefinition
     }
   }
   // Our own listing: the SDK derives `required` from the JSON Schema, which marks every argument that
-  // also accepts JSON text as optional; here an argument is required when leaving it out fails.
+  // also accepts JSON text as optional; here an argument is required when leaving it out fails. Older
+  // names are left out of the list.
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools(tools) }));
   return server;
 }
@@ -51,9 +53,8 @@ export function listTools(tools: readonly ToolDefinition[]): Tool[] {
     const { $schema: _schema, required: _required, ...schema } = json;
     const required = Object.entries(tool.input).filter(([, field]) => !z.safeParse(field, undefined).success).map(([key]) => key);
     const inputSchema = { ...schema, type: "object", ...(required.length ? { required } : {}) } as Tool["inputSchema"];
-    for (const name of namesOf(tool)) {
-      out.push({ name, description: describeAs(tool, name), inputSchema, annotations: { readOnlyHint: tool.readOnly ?? false } });
-    }
+    // Older names stay callable but are not listed: clients that list tools see each tool once.
+    out.push({ name: tool.name, description: tool.description, inputSchema, annotations: { readOnlyHint: tool.readOnly ?? false } });
   }
   listed.set(tools, out);
   return out;
@@ -61,14 +62,18 @@ export function listTools(tools: readonly ToolDefinition[]): Tool[] {
 
 /** Runs a tool; a service error becomes a tool error carrying its message, never a protocol error. */
 export async function runTool(tool: ToolDefinition, args: unknown, ctx: ToolContext): Promise<ToolResult> {
+  const started = Date.now();
+  let result: ToolResult;
   try {
-    return await tool.run(args as never, ctx);
+    result = await tool.run(args as never, ctx);
   } catch (error) {
     const appError = toAppError(error, ctx.requestId);
     const issues = appError.issues?.map((i) => `${i.path ? `${i.path}: ` : ""}${i.message}`) ?? [];
     const detail = issues.length > 1 ? ` (${issues.join("; ")})` : "";
-    return { text: `${appError.message}${detail}`, data: { error: appError.message, code: appError.code }, isError: true };
+    result = { text: `${appError.message}${detail}`, data: { error: appError.message, code: appError.code }, isError: true };
   }
+  logger.debug("mcp tool call", { requestId: ctx.requestId, tool: tool.name, organizationId: ctx.auth.organizationId, ms: Date.now() - started, isError: result.isError === true });
+  return result;
 }
 
 export function toCallToolResult(result: ToolResult): CallToolResult {

@@ -123,7 +123,7 @@ describe("MCP sim plan, replay and unsupported tools", () => {
     }
   });
 
-  it("offers every tool of the plugins' contracts that Reprise serves, under new and old names", async () => {
+  it("lists every tool of the plugins' contracts that Reprise serves once, and answers their older names too", async () => {
     const names = (await client.listTools()).tools.map((t) => t.name);
     const expected = [
       "get_api_key_context", "list_organizations", "list_organization_members", "get_bitfab_api_key", "get_database_connection_status",
@@ -132,10 +132,15 @@ describe("MCP sim plan, replay and unsupported tools", () => {
       "add_graders_to_dataset", "remove_graders_from_dataset", "rerun_graders_on_dataset", "get_sim_plan", "save_sim_plan", "list_experiments",
       "list_experiment_traces", "get_replay_status", "get_template_reference", "get_template", "save_template", "save_trace_plan",
       "confirm_trace_plan", "get_trace_plan", "list_trace_plans", "cancel_trace_plan",
-      "read_traces", "read_span_field", "read_trace_labels", "read_grader_labels", "update_agent_labels", "set_human_labels", "create_dataset",
-      "update_template", "get_experiment_traces", "create_trace_plan", "update_trace_plan",
     ];
     expect(names).toEqual(expect.arrayContaining(expected));
     expect(new Set(names).size).toBe(names.length);
+    const older = ["read_traces", "read_span_field", "read_trace_labels", "read_grader_labels", "update_agent_labels", "set_human_labels",
+      "create_dataset", "update_template", "get_experiment_traces", "create_trace_plan", "update_trace_plan", "create_grader", "get_simforge_api_key"];
+    for (const name of older) {
+      expect(names).not.toContain(name);
+      const r = await callTool(client, name, {});
+      expect(r.text, name).not.toMatch(/Tool .* not found/);
+    }
   });
 });
