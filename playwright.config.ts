@@ -51,6 +51,8 @@ export default defineConfig({
       REPRISE_INIT_USER_PASSWORD: E2E.password,
       REPRISE_INIT_API_KEY: E2E.apiKey,
       REPRISE_LOG_LEVEL: "warn",
+      // Native OpenTelemetry traces complete after this quiet period (e2e/otel.spec.ts).
+      REPRISE_OTEL_QUIET_SECONDS: "2",
       NODE_ENV: "production",
     },
   },

@@ -4,7 +4,7 @@
 // location and reason, and counted in partialSuccess; every other span goes on.
 import { decodeExportRequestObject } from "../../../proto/otlp.ts";
 import { AppError } from "../../errors.ts";
-import { hexId, keyValues, nanosToIso, spanKindOf, statusCodeOf, type TOtelEvent, type TOtelSpan } from "./otel-span.ts";
+import { hasRemoteParent, hexId, keyValues, nanosToIso, spanKindOf, statusCodeOf, type TOtelEvent, type TOtelSpan } from "./otel-span.ts";
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => !!v && typeof v === "object" && !Array.isArray(v);
@@ -99,6 +99,7 @@ function toSpan(raw: Obj, resource: Obj, scope: TOtelSpan["scope"]): TOtelSpan |
     traceId,
     spanId,
     parentSpanId,
+    remoteParent: parentSpanId !== null && hasRemoteParent(raw.flags),
     name: typeof raw.name === "string" ? raw.name : "",
     kind: spanKindOf(raw.kind),
     startTime: nanosToIso(field(raw, "startTimeUnixNano", "start_time_unix_nano")),

@@ -208,6 +208,19 @@ describe("native OpenTelemetry door", () => {
     expect((await traceRow(o, traceId)).status).toBe("pending");
   });
 
+  it("treats a span whose parent is in another process as the trace's root, so the trace completes", async () => {
+    const o = await createTestOrg(db(), "remote-parent");
+    const { traceId, root, chat } = chatTrace();
+    const entry = { ...root, parentSpanId: spanIdHex(), flags: 0x301 }; // called by an upstream service
+    await postJson(otlpJsonRequest([entry, chat]), o.apiKey);
+    const stored = await spansOf(o, traceId);
+    expect(stored[0]).toMatchObject({ name: "handle request", parentSpanId: null, sourceParentSpanId: null });
+    expect(stored[1].parentSpanId).toBe(stored[0].id);
+    await sleep(QUIET * 1000 + 100);
+    await sweepQuietTraces(db().sql, QUIET);
+    expect((await traceRow(o, traceId)).status).toBe("completed");
+  });
+
   it("locks the imported spans' sim plan nodes", async () => {
     const o = await createTestOrg(db(), "simplan");
     const { root, chat } = chatTrace();

@@ -16,6 +16,8 @@ export interface TOtelSpan {
   traceId: string;
   spanId: string;
   parentSpanId: string | null;
+  /** The span's flags say its parent is in another process (an upstream service's span). */
+  remoteParent: boolean;
   name: string;
   /** SpanKind number (0 unspecified, 1 internal, 2 server, 3 client, 4 producer, 5 consumer). */
   kind: number;
@@ -118,3 +120,9 @@ export function enumOf(value: unknown, names: string[]): number {
 
 export const spanKindOf = (value: unknown) => enumOf(value, KIND_NAMES);
 export const statusCodeOf = (value: unknown) => enumOf(value, STATUS_NAMES);
+
+/** OTLP span flags: bit 8 says whether the parent's remoteness is known, bit 9 that it is remote. */
+export function hasRemoteParent(flags: unknown): boolean {
+  const n = typeof flags === "number" ? flags : typeof flags === "string" && /^\d+$/.test(flags) ? Number(flags) : 0;
+  return (n & 0x300) === 0x300;
+}

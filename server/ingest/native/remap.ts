@@ -32,6 +32,7 @@ function storedToSpan(row: TStoredOtelSpan): TOtelSpan | null {
     traceId: otel.trace_id,
     spanId: otel.span_id,
     parentSpanId: typeof otel.parent_span_id === "string" ? otel.parent_span_id : null,
+    remoteParent: otel.remote_parent === true,
     name: row.name,
     kind: typeof otel.kind === "number" ? otel.kind : 0,
     startTime: typeof raw.started_at === "string" ? raw.started_at : null,

@@ -61,7 +61,8 @@ function spanPayload(span: TOtelSpan, mapped: TMappedSpan, traceFunctionKey: str
     rawSpan: {
       id: sourceSpanId(span.traceId, span.spanId),
       trace_id: span.traceId,
-      parent_id: span.parentSpanId ? sourceSpanId(span.traceId, span.parentSpanId) : null,
+      // A parent in another process (an upstream service) never arrives here: the span is this trace's root.
+      parent_id: span.parentSpanId && !span.remoteParent ? sourceSpanId(span.traceId, span.parentSpanId) : null,
       started_at: span.startTime,
       ended_at: span.endTime ?? span.startTime,
       span_data: data,
@@ -71,6 +72,7 @@ function spanPayload(span: TOtelSpan, mapped: TMappedSpan, traceFunctionKey: str
         trace_id: span.traceId,
         span_id: span.spanId,
         parent_span_id: span.parentSpanId,
+        remote_parent: span.remoteParent,
         kind: span.kind,
         status: span.status,
         attributes: span.attributes,
@@ -100,7 +102,7 @@ export function toNativeItems(
     const extra = logEvents.get(nativeSpanId(organizationId, s.span)) ?? [];
     return { ...s, mapped: mapSpan(extra.length ? { ...s.span, events: [...s.span.events, ...extra] } : s.span) };
   });
-  const roots = new Map(mapped.filter((m) => m.span.parentSpanId === null).map((m) => [m.span.traceId, m]));
+  const roots = new Map(mapped.filter((m) => m.span.parentSpanId === null || m.span.remoteParent).map((m) => [m.span.traceId, m]));
   for (const { location, span, mapped: m } of mapped) {
     const root = roots.get(span.traceId);
     const key = traceFunctionOf(span, m, root);

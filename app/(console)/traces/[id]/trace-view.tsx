@@ -97,7 +97,7 @@ function sourceOf(data: TraceData): string {
   const source = data.trace.source;
   if (source !== "otel") return source ? `Reprise SDK (${source})` : "Reprise SDK";
   const conventions = [...new Set(data.waterfall.spans.map((s) => CONVENTION_NAMES[s.instrumentation ?? ""]).filter(Boolean))];
-  return `OpenTelemetry${conventions.length ? ` · ${conventions.join(", ")}` : ""} (imported: never mocked on replay)`;
+  return `OpenTelemetry${conventions.length ? ` · ${conventions.join(", ")}` : ""}`;
 }
 
 function GraderLabels({ labels }: { labels: TraceData["graderLabels"] }) {

@@ -6,7 +6,7 @@ import { mapSpan, type TMappedSpan } from "./map-span.ts";
 
 function span(attributes: Record<string, unknown>, extra: Partial<TOtelSpan> = {}): TOtelSpan {
   return {
-    traceId: "a".repeat(32), spanId: "b".repeat(16), parentSpanId: null, name: "span", kind: 1,
+    traceId: "a".repeat(32), spanId: "b".repeat(16), parentSpanId: null, remoteParent: false, name: "span", kind: 1,
     startTime: null, endTime: null, attributes, events: [], links: [], status: { code: 0, message: null },
     resource: {}, scope: { name: null, version: null }, ...extra,
   };

@@ -6,6 +6,8 @@ export interface TestSpan {
   traceId: string;
   spanId: string;
   parentSpanId?: string;
+  /** OTLP span flags (0x300: the parent is remote). */
+  flags?: number;
   name: string;
   kind?: number;
   attributes?: Record<string, unknown>;
@@ -44,6 +46,7 @@ export function otlpJsonRequest(spans: TestSpan[], resource: Record<string, unkn
               traceId: s.traceId,
               spanId: s.spanId,
               ...(s.parentSpanId ? { parentSpanId: s.parentSpanId } : {}),
+              ...(s.flags !== undefined ? { flags: s.flags } : {}),
               name: s.name,
               kind: s.kind ?? 1,
               startTimeUnixNano: nanos(s.startMs ?? now),
