@@ -19,7 +19,8 @@ function runApp(library: string, format: string, server: TestServer, model: Fake
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [APP, library, format, model.baseUrl], {
       env: {
-        PATH: process.env.PATH,
+        NODE_ENV: "test",
+        PATH: process.env.PATH ?? "",
         OTEL_EXPORTER_OTLP_ENDPOINT: server.url,
         OTEL_EXPORTER_OTLP_HEADERS: `Authorization=Bearer ${apiKey}`,
         OTEL_SERVICE_NAME: service,

@@ -10,6 +10,7 @@ import { upsertGrader } from "../../graders/graders.service.ts";
 import { ZUpsertGraderBody } from "../../graders/graders.schemas.ts";
 import { startWorkers, type Workers } from "../../workers.ts";
 import { decideSimPlan } from "../../sim-plan/sim-plan.service.ts";
+import { getSpanTree } from "../../replay/span-tree/span-tree.service.ts";
 import { sweepQuietTraces } from "../completion/quiet.service.ts";
 import { postOtlpTraces } from "../otlp/otlp.http.ts";
 import { startHandlerServer, type TestServer } from "../testing/http-server.ts";
@@ -227,6 +228,11 @@ describe("native OpenTelemetry door", () => {
     await postJson(otlpJsonRequest([root, chat], { "service.name": "locked-svc" }), o.apiKey);
     const { refused } = await decideSimPlan(db(), o.organizationId, null, [{ traceFunctionKey: "locked-svc", name: chat.name, captureContent: false }]);
     expect(refused).toEqual([expect.objectContaining({ name: chat.name, reason: expect.stringContaining("imported from another platform") })]);
+    // Never mocked on replay: the span tree an SDK mocks from offers neither the spans nor their outputs.
+    const rootId = (await spansOf(o, root.traceId)).find((s) => s.parentSpanId === null)!.id;
+    const tree = await getSpanTree(db(), o.organizationId, rootId, { includeOutputs: true, includeRootOutput: true });
+    expect(tree.root).toMatchObject({ spanName: root.name, children: [] });
+    expect(tree.root).not.toHaveProperty("output");
   });
 
   it("takes the trace function from reprise.trace_function on the root span and gives it to every span at completion", async () => {

@@ -21,6 +21,7 @@ export function selectTreeSpans(prisma: Prisma, organizationId: string, traceId:
       error: true,
       errors: true,
       contentOffBySimulationPlan: true,
+      payloadType: true,
       rawSpan: withOutputs,
     },
   });

@@ -18,14 +18,16 @@ export async function getSpanTree(db: Database, organizationId: string, external
   const span = await selectSpanTrace(db.prisma, organizationId, id);
   if (!span) throw notFound(`Span ${externalSpanId}`);
   const rows = await selectTreeSpans(db.prisma, organizationId, span.traceId, query.includeOutputs);
-  const root = buildSubtree(rows, id, (r) => !isWithheld(r));
+  // Spans imported from another platform (native OpenTelemetry, docs/otel.md) are never mocked on replay:
+  // they are left out of the tree, and an imported root carries no recorded output.
+  const root = buildSubtree(rows, id, (r) => !isWithheld(r) && !isImported(r));
   if (!root) throw notFound(`Span ${externalSpanId}`);
   return { root: toNode(root, query, true) };
 }
 
 function toNode(node: TreeNode<TTreeSpanRow>, query: TSpanTreeQuery, isRoot: boolean): TSpanTreeNode {
   const r = node.row;
-  const withOutput = query.includeOutputs && (!isRoot || query.includeRootOutput);
+  const withOutput = query.includeOutputs && (!isRoot || query.includeRootOutput) && !isImported(r);
   return {
     sourceSpanId: r.sourceSpanId,
     externalSpanId: r.id,
@@ -51,6 +53,9 @@ function recordedOutput(rawSpan: unknown): { output: unknown; outputMeta?: unkno
     ...(isObject(serialized) ? { outputSerialized: serialized } : {}),
   };
 }
+
+/** Recorded by another platform's instrumentation, not by a Reprise SDK (decisions: "imported"). */
+const isImported = (r: { payloadType: string }) => r.payloadType !== "sdk-function";
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
