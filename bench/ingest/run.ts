@@ -1,54 +1,108 @@
-// The ingestion benchmark (issue 3, deliverable 7). One command:
-//   npx tsx bench/ingest/run.ts [--db pglite|postgres|both] [--seconds 15] [--concurrency 8] [--scenarios small,big] [--app-dir DIR]
-// It starts the built app (`npm run build` first) on a fresh database, sends OTLP requests of 128
-// carriers of ~4 KB (JSON and protobuf, gzipped) from several concurrent connections, then 8 MB
-// requests at concurrency 8, and reports spans/s, request p50/p99 and the server's peak RSS.
+// The ingestion benchmark: Reprise and a floor, side by side in one run on the same machine.
+//   npm run build && npx tsx bench/ingest/run.ts [--db both|postgres|pglite] [--seconds 60] [--warmup 3]
+//     [--concurrency 8] [--parts floor,reprise,big,trace10k] [--max-rate 13000] [--app-dir DIR] [--fresh-bodies]
+// Per database: the floor (bench/ingest/floor.ts) on a fresh database, then Reprise (`next start`) on
+// another fresh database, the same request bodies to both: a warm-up, then --seconds of sustained load
+// from --concurrency keep-alive connections. Then, on Reprise only: 8 MB requests at concurrency 8, and
+// one trace of 10,000 spans (its completion, and its console page in Chromium). Reports spans/s, the
+// ratio to the floor, request p50/p99, the peak RSS of each server's process tree, and checks that a
+// sample of acknowledged spans reads back as sent, how soon after the acknowledgment, and that every
+// trace whose spans and completion were all stored completed exactly once.
 import http from "node:http";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import { fileURLToPath } from "node:url";
-import { buildRequest, carriers, type BenchRequest, type Encoding } from "./requests.ts";
-import { BENCH_API_KEY, pgliteStorage, postgresStorage, startServer, watchRss, type RunningServer } from "./server-process.ts";
+import { bigTrace, buildRequest, carriers, carrierStream, type SentSpan } from "./requests.ts";
+import { BENCH_API_KEY, pgliteStorage, postgresStorage, startServer, watchRss, type Storage } from "./server-process.ts";
+import { openDatabase } from "../../server/db/client.ts";
+import { migrate } from "../../server/db/migrator.ts";
+import { sql } from "../../server/db/sql.ts";
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : fallback;
 };
-// --app-dir: a directory holding a copy of .next (with node_modules linked), so builds by others in the
-// shared working tree cannot swap the app out from under a run.
-const ROOT = path.resolve(arg("app-dir", path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")));
-const SECONDS = Number(arg("seconds", "15"));
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+// --app-dir: a directory holding a copy of the build (with node_modules linked), so builds by others in
+// a shared working tree cannot swap the app out from under a run.
+const ROOT = path.resolve(arg("app-dir", path.resolve(HERE, "../..")));
+const SECONDS = Number(arg("seconds", "60"));
+const WARMUP = Number(arg("warmup", "3"));
 const CONCURRENCY = Number(arg("concurrency", "8"));
-const DBS = arg("db", "both") === "both" ? ["pglite", "postgres"] : [arg("db", "both")];
-const SCENARIOS = arg("scenarios", "small,big").split(",");
+const MAX_RATE = Number(arg("max-rate", "13000"));
+const DBS = arg("db", "both") === "both" ? ["postgres", "pglite"] : [arg("db", "both")];
+const PARTS = new Set(arg("parts", "floor,reprise,big,trace10k").split(","));
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const SPANS_PER_TRACE = 16;
+const CARRIERS_PER_REQUEST = 128;
 
-interface Result {
-  scenario: string;
-  requests: number;
+// ---------------------------------------------------------------------------------------------------
+// Request bodies, all built before any server starts (the generator shares the two cores otherwise).
+
+interface PoolRequest {
+  body: Buffer;
   spans: number;
-  seconds: number;
-  spansPerSecond: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  peakRssMb: number;
+  /** One span of the request, to read back. */
+  sample: SentSpan;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+function buildPool(count: number): PoolRequest[] {
+  const stream = carrierStream(SPANS_PER_TRACE, CARRIERS_PER_REQUEST, 3600);
+  const pool: PoolRequest[] = [];
+  for (let i = 0; i < count; i++) {
+    const { payloads, spans } = stream.next();
+    // gzip level 1 (see buildRequest): thousands of bodies are built before the run.
+    pool.push({ body: buildRequest("json", payloads, 1).body, spans: spans.length, sample: spans[Math.floor(Math.random() * spans.length)] });
+  }
+  return pool;
+}
 
+/**
+ * Building a body costs ~40 ms of CPU (more on a busy box), and a minute of load needs thousands. Every
+ * server gets a fresh database, so the same bodies serve every run: they are kept in the temporary
+ * directory and built again only when missing (--fresh-bodies builds them anew).
+ */
+function cachedPool(count: number): PoolRequest[] {
+  const file = path.join(os.tmpdir(), `reprise-bench-bodies-v1-${count}`);
+  if (fs.existsSync(`${file}.json`) && !process.argv.includes("--fresh-bodies")) {
+    const index = JSON.parse(fs.readFileSync(`${file}.json`, "utf8")) as Array<{ offset: number; length: number; spans: number; sample: SentSpan }>;
+    const bodies = fs.readFileSync(`${file}.bin`);
+    return index.map((r) => ({ body: bodies.subarray(r.offset, r.offset + r.length), spans: r.spans, sample: r.sample }));
+  }
+  const pool = buildPool(count);
+  let offset = 0;
+  const index = pool.map((r) => {
+    const entry = { offset, length: r.body.length, spans: r.spans, sample: r.sample };
+    offset += r.body.length;
+    return entry;
+  });
+  fs.writeFileSync(`${file}.bin`, Buffer.concat(pool.map((r) => r.body)));
+  fs.writeFileSync(`${file}.json`, JSON.stringify(index));
+  return pool;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Load: node:http with keep-alive (undici's fetch costs several ms of CPU per request on shared cores).
+
+// A fresh agent per phase: a socket left idle between phases may be closed by the server (keep-alive
+// timeout) just as the next phase reuses it.
+let agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+const freshAgent = () => {
+  agent.destroy();
+  agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+};
 const errorSamples: string[] = [];
 const noteError = (what: string) => {
   if (errorSamples.length < 5) errorSamples.push(what.slice(0, 300));
   return false;
 };
 
-// node:http with keep-alive rather than fetch: the generator shares the two cores with the server and the
-// database, and undici's fetch costs several milliseconds of CPU per 150 KB request that the server then lacks.
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-
-function post(url: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; body: Buffer }> {
+function request(url: string, method: string, headers: Record<string, string>, body?: Buffer): Promise<{ status: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: "POST", agent, headers: { ...headers, "content-length": String(body.length) } }, (res) => {
+    const req = http.request(url, { method, agent, headers: body ? { ...headers, "content-length": String(body.length) } : headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
@@ -59,71 +113,211 @@ function post(url: string, headers: Record<string, string>, body: Buffer): Promi
   });
 }
 
-async function send(server: RunningServer, encoding: Encoding, request: BenchRequest): Promise<boolean> {
-  const { status, body } = await post(
-    `${server.url}/api/sdk/otel/v1/traces`,
-    {
-      authorization: `Bearer ${BENCH_API_KEY}`,
-      "content-type": encoding === "json" ? "application/json" : "application/x-protobuf",
-      "content-encoding": "gzip",
-    },
-    request.body,
-  );
-  if (status !== 200) return noteError(`${status} ${body.toString().slice(0, 200)}`);
+const OTLP_HEADERS = { authorization: `Bearer ${BENCH_API_KEY}`, "content-type": "application/json", "content-encoding": "gzip" };
+
+async function send(url: string, body: Buffer): Promise<boolean> {
+  const res = await request(url, "POST", OTLP_HEADERS, body);
+  if (res.status !== 200) return noteError(`${res.status} ${res.body.toString().slice(0, 200)}`);
   // A partial success would mean carriers were rejected: count it as an error.
-  const full = encoding === "json" ? !JSON.parse(body.toString()).partialSuccess : body.length === 0;
-  return full || noteError(`partial success: ${body.toString().slice(0, 200)}`);
+  return !JSON.parse(res.body.toString()).partialSuccess || noteError(`partial success: ${res.body.toString().slice(0, 200)}`);
 }
 
-/** Sends requests from `concurrency` connections until the pool or the time runs out. */
-async function load(server: RunningServer, scenario: string, encoding: Encoding, pool: BenchRequest[], concurrency: number, seconds: number, rss: ReturnType<typeof watchRss>): Promise<Result> {
-  rss.reset();
+interface LoadResult {
+  requests: number;
+  spans: number;
+  seconds: number;
+  latencies: number[];
+  errors: number;
+  acked: PoolRequest[];
+  exhausted: boolean;
+}
+
+/** Sends pool[cursor.next…] from `concurrency` connections for `seconds`; onAck runs after each 200. */
+async function load(url: string, pool: PoolRequest[], cursor: { next: number }, concurrency: number, seconds: number, onAck?: (r: PoolRequest) => void): Promise<LoadResult> {
+  freshAgent();
   const latencies: number[] = [];
-  let next = 0;
+  const acked: PoolRequest[] = [];
   let spans = 0;
   let errors = 0;
   const started = performance.now();
   const deadline = started + seconds * 1000;
   const worker = async () => {
-    while (next < pool.length && performance.now() < deadline) {
-      const request = pool[next++];
+    while (cursor.next < pool.length && performance.now() < deadline) {
+      const r = pool[cursor.next++];
       const t = performance.now();
-      const ok = await send(server, encoding, request).catch((e: Error) => noteError(`${e.message} ${String((e as { cause?: unknown }).cause ?? "")}`));
+      const ok = await send(url, r.body).catch((e: Error) => noteError(`${e.message} ${String((e as { cause?: unknown }).cause ?? "")}`));
       latencies.push(performance.now() - t);
-      if (ok) spans += request.carriers;
-      else errors++;
+      if (ok) {
+        spans += r.spans;
+        acked.push(r);
+        onAck?.(r);
+      } else errors++;
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
+  return { requests: latencies.length, spans, seconds: elapsed, latencies, errors, acked, exhausted: cursor.next >= pool.length && elapsed < seconds - 0.5 };
+}
+
+/** The pool of a fixed scenario is meant to be used up. */
+function fixed(r: LoadResult): LoadResult {
+  return { ...r, exhausted: false };
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+// ---------------------------------------------------------------------------------------------------
+// Servers.
+
+const freePort = () => 3900 + Math.floor(Math.random() * 90);
+
+/** Migrates a fresh database and creates the benchmark's organization; returns its id. */
+async function prepareDatabase(storage: Storage): Promise<string> {
+  const db = await openDatabase(storage.env.DATABASE_URL ? { url: storage.env.DATABASE_URL } : { dataDir: storage.env.REPRISE_DATA_DIR });
+  try {
+    await migrate(db.sql);
+    const [{ id }] = await db.sql.query<{ id: string }>(sql`INSERT INTO organizations (id, name) VALUES (gen_random_uuid(), 'Floor') RETURNING id::text`);
+    return id;
+  } finally {
+    await db.close();
+  }
+}
+
+async function startFloor(storage: Storage, organizationId: string) {
+  const port = freePort();
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(HERE, "floor.ts")], {
+    cwd: path.resolve(HERE, "../.."),
+    env: {
+      ...process.env,
+      FLOOR_PORT: String(port),
+      FLOOR_ORG_ID: organizationId,
+      DATABASE_URL: storage.env.DATABASE_URL ?? "",
+      FLOOR_PGLITE_DIR: storage.env.REPRISE_DATA_DIR ?? "",
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on("data", (d: Buffer) => d.toString().includes("listening") && resolve());
+    child.on("exit", (code) => reject(new Error(`the floor exited with ${code}`)));
+  });
   return {
-    scenario,
-    requests: latencies.length,
-    spans,
-    seconds: Number(elapsed.toFixed(1)),
-    spansPerSecond: Math.round(spans / elapsed),
-    p50: Math.round(percentile(latencies, 50)),
-    p99: Math.round(percentile(latencies, 99)),
-    errors,
-    peakRssMb: Math.round(rss.peak() / 1e6),
+    url: `http://127.0.0.1:${port}/v1/traces`,
+    pid: child.pid!,
+    stop: () => new Promise<void>((resolve) => {
+      child.once("exit", () => resolve());
+      child.kill("SIGTERM");
+    }),
   };
 }
 
-function pool(encoding: Encoding, count: number, contentBytes: number): BenchRequest[] {
-  return Array.from({ length: count }, () => buildRequest(encoding, carriers(16, 7, contentBytes)));
+// ---------------------------------------------------------------------------------------------------
+// Checks.
+
+/** Reads back a sample of acknowledged spans through the API; returns how many match what was sent. */
+async function readBack(baseUrl: string, samples: SentSpan[]): Promise<{ checked: number; matched: number }> {
+  let matched = 0;
+  for (const s of samples) {
+    const res = await request(`${baseUrl}/api/sdk/externalSpans/${s.id}`, "GET", { authorization: `Bearer ${BENCH_API_KEY}` });
+    if (res.status === 200 && isDeepStrictEqual(JSON.parse(res.body.toString()).rawData, s.rawSpan)) matched++;
+    else noteError(`read-back of span ${s.id}: ${res.status} ${res.body.toString().slice(0, 200)}`);
+  }
+  return { checked: samples.length, matched };
 }
 
-async function benchmark(db: string): Promise<Result[]> {
-  // Every request carries fresh ids; all bodies are built before the server starts, so neither the
-  // generator's CPU nor its event-loop stalls (which break idle keep-alive sockets) touch the figures.
-  const count = Math.ceil((8000 * SECONDS) / 128);
-  const small = (SCENARIOS.includes("small") ? ["json", "protobuf"] : []) as Encoding[];
-  const pools = small.map((encoding) => [encoding, pool(encoding, count + 10, 3600)] as const);
-  const big = SCENARIOS.includes("big") ? pool("json", 24, 66_000) : [];
-  if (big.some((r) => r.rawBytes > 8_000_000 || r.rawBytes < 7_000_000)) throw new Error(`big request size ${big[0].rawBytes}`);
+/** How long after its acknowledgment a span first reads back (ms), polling every 20 ms for 5 s. */
+async function readableAfterAck(baseUrl: string, s: SentSpan): Promise<number> {
+  const acked = performance.now();
+  while (performance.now() - acked < 5000) {
+    const res = await request(`${baseUrl}/api/sdk/externalSpans/${s.id}`, "GET", { authorization: `Bearer ${BENCH_API_KEY}` });
+    if (res.status === 200) return performance.now() - acked;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return Infinity;
+}
+
+/** Every trace whose completion and spans are all stored completed, with exactly one completion event. */
+async function completionCheck(storage: Storage) {
+  const db = await openDatabase(storage.env.DATABASE_URL ? { url: storage.env.DATABASE_URL } : { dataDir: storage.env.REPRISE_DATA_DIR });
+  try {
+    const [row] = await db.sql.query<{ ready: number; completed: number; events: number; duplicates: number }>(sql`
+      SELECT
+        (SELECT count(*)::int FROM traces t WHERE t.completion_signal_at IS NOT NULL AND t.expected_span_count <= (
+          SELECT count(*) FROM spans s WHERE s.organization_id = t.organization_id AND s.trace_id = t.id AND s.is_final)) AS ready,
+        (SELECT count(*)::int FROM traces WHERE status = 'completed') AS completed,
+        (SELECT count(*)::int FROM trace_events WHERE kind = 'trace.completed') AS events,
+        (SELECT count(*)::int FROM (SELECT trace_id FROM trace_events WHERE kind = 'trace.completed' GROUP BY trace_id HAVING count(*) > 1) d) AS duplicates`);
+    return row;
+  } finally {
+    await db.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// One database: floor, then Reprise.
+
+interface Row {
+  db: string;
+  what: string;
+  requests: number;
+  spans: number;
+  spansPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  peakRssMb: number;
+  note: string;
+}
+
+const report: Row[] = [];
+const findings: string[] = [];
+
+function row(db: string, what: string, r: LoadResult, peakRss: number, note = ""): Row {
+  const out = {
+    db,
+    what,
+    requests: r.requests,
+    spans: r.spans,
+    spansPerSecond: Math.round(r.spans / r.seconds),
+    p50: Math.round(percentile(r.latencies, 50)),
+    p99: Math.round(percentile(r.latencies, 99)),
+    errors: r.errors,
+    peakRssMb: Math.round(peakRss / 1e6),
+    note: r.exhausted ? `${note} (request pool ran out: raise --max-rate)` : note,
+  };
+  report.push(out);
+  console.log(JSON.stringify(out));
+  return out;
+}
+
+async function sustained(url: string, pool: PoolRequest[], rss: ReturnType<typeof watchRss>, onAck?: (r: PoolRequest) => void) {
+  const cursor = { next: 0 };
+  await load(url, pool, cursor, CONCURRENCY, WARMUP);
+  rss.reset();
+  return load(url, pool, cursor, CONCURRENCY, SECONDS, onAck);
+}
+
+async function benchmarkFloor(db: string, pool: PoolRequest[]): Promise<Row> {
   const storage = db === "postgres" ? await postgresStorage(PG_URL) : await pgliteStorage();
-  const port = 3900 + Math.floor(Math.random() * 90);
+  try {
+    const org = await prepareDatabase(storage);
+    const floor = await startFloor(storage, org);
+    const rss = watchRss(floor.pid);
+    try {
+      const r = await sustained(floor.url, pool, rss);
+      return row(db, "floor (bench/ingest/floor.ts)", r, rss.peak());
+    } finally {
+      rss.stop();
+      await floor.stop();
+    }
+  } finally {
+    await storage.cleanup();
+  }
+}
+
+async function benchmarkReprise(db: string, pool: PoolRequest[], floor: Row | undefined) {
+  const storage = db === "postgres" ? await postgresStorage(PG_URL) : await pgliteStorage();
+  const port = freePort();
   if (db === "pglite") {
     // The first start of an empty PGlite directory runs initdb in-process, which leaves ~800 MB of
     // WebAssembly memory behind; a deployment does that once in its life. Measure a normal (re)start.
@@ -131,27 +325,116 @@ async function benchmark(db: string): Promise<Result[]> {
   }
   const server = await startServer(ROOT, port, storage);
   const rss = watchRss(server.pid);
-  const results: Result[] = [];
+  const otlp = `${server.url}/api/sdk/otel/v1/traces`;
   try {
-    for (const [encoding, requests] of pools) {
-      await load(server, "warm-up", encoding, requests.slice(0, 10), CONCURRENCY, 30, rss);
-      results.push(await load(server, `${encoding} gzip, 128 × 4 KB`, encoding, requests.slice(10), CONCURRENCY, SECONDS, rss));
+    if (PARTS.has("reprise")) {
+      // Every 10th acknowledged request: how soon one of its spans reads back through the API.
+      const fresh: Promise<number>[] = [];
+      let acks = 0;
+      const r = await sustained(otlp, pool, rss, (req) => {
+        if (++acks % 10 === 0) fresh.push(readableAfterAck(server.url, req.sample));
+      });
+      const reprise = row(db, "Reprise", r, rss.peak(), floor ? `ratio to floor ${(r.spans / r.seconds / floor.spansPerSecond).toFixed(2)}` : "");
+      const delays = (await Promise.all(fresh)).sort((a, b) => a - b);
+      findings.push(`${db}: a span read back through the API right after its acknowledgment (under the full load): p50 ${percentile(delays, 50).toFixed(0)} ms, p99 ${percentile(delays, 99).toFixed(0)} ms, max ${delays.at(-1)?.toFixed(0)} ms over ${delays.length} samples`);
+      freshAgent();
+      const step = Math.max(1, Math.floor(r.acked.length / 200));
+      const back = await readBack(server.url, r.acked.filter((_, i) => i % step === 0).map((x) => x.sample));
+      findings.push(`${db}: read-back of acknowledged spans: ${back.matched} of ${back.checked} identical to what was sent`);
+      void reprise;
     }
-    // 8 MB requests (decompressed) at concurrency 8: the memory ceiling.
-    if (big.length > 0) results.push(await load(server, `json gzip, 8 MB (${(big[0].rawBytes / 1e6).toFixed(1)} MB raw)`, "json", big, 8, 120, rss));
+    if (PARTS.has("big")) {
+      // 8 MB requests (7.5 MB decompressed, 128 carriers of ~60 KB) at concurrency 8: the memory ceiling.
+      const big = Array.from({ length: 24 }, () => {
+        const b = buildRequest("json", carriers(16, 7, 66_000), 1);
+        return { body: b.body, spans: 112, sample: undefined as unknown as SentSpan, raw: b.rawBytes };
+      });
+      rss.reset();
+      const r = fixed(await load(otlp, big, { next: 0 }, 8, 300));
+      row(db, `Reprise, 8 MB requests (${(big[0].raw / 1e6).toFixed(1)} MB raw), concurrency 8`, r, rss.peak());
+    }
+    if (PARTS.has("trace10k")) await tenThousandSpans(db, server.url, otlp, rss);
   } finally {
     rss.stop();
     await server.stop();
+  }
+  try {
+    const c = await completionCheck(storage);
+    findings.push(`${db}: completion: ${c.ready} traces had their completion and every span stored, ${c.completed} completed, ${c.events} trace.completed events, ${c.duplicates} traces with more than one`);
+  } finally {
     await storage.cleanup();
   }
-  console.log(`\n### ${storage.label} (concurrency ${CONCURRENCY}, ${SECONDS} s per scenario)\n`);
-  console.log("| scenario | requests | spans | spans/s | p50 ms | p99 ms | errors | server peak RSS MB |");
-  console.log("|---|---:|---:|---:|---:|---:|---:|---:|");
-  for (const r of results) console.log(`| ${r.scenario} | ${r.requests} | ${r.spans} | ${r.spansPerSecond} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.peakRssMb} |`);
-  if (errorSamples.length > 0) console.log(`\nFirst errors:\n${errorSamples.map((e) => `- ${e}`).join("\n")}`);
-  errorSamples.length = 0;
-  return results;
 }
 
-for (const db of DBS) await benchmark(db);
+/** One trace of 10,000 spans (an agent loop), its completion racing the last spans; then its console page. */
+async function tenThousandSpans(db: string, baseUrl: string, otlp: string, rss: ReturnType<typeof watchRss>) {
+  const trace = bigTrace(10_000, CARRIERS_PER_REQUEST, 3600);
+  const requests: PoolRequest[] = trace.requests.map((p) => ({ body: buildRequest("json", p, 1).body, spans: p.length, sample: undefined as unknown as SentSpan }));
+  requests.splice(requests.length - 4, 0, { body: buildRequest("json", trace.completion, 1).body, spans: 0, sample: undefined as unknown as SentSpan });
+  rss.reset();
+  const r = fixed(await load(otlp, requests, { next: 0 }, CONCURRENCY, 300));
+  const acked = performance.now();
+  let status = "";
+  while (performance.now() - acked < 30_000) {
+    const res = await request(`${baseUrl}/api/sdk/traces/${trace.traceId}`, "GET", { authorization: `Bearer ${BENCH_API_KEY}` });
+    status = res.status === 200 ? JSON.parse(res.body.toString()).trace.status : `HTTP ${res.status}`;
+    if (status !== "pending") break;
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  const completedAfter = performance.now() - acked;
+  row(db, "Reprise, one trace of 10,000 spans", r, rss.peak(), `status ${status} ${completedAfter.toFixed(0)} ms after the last acknowledgment`);
+  findings.push(`${db}: the 10,000-span trace: ${status}, ${completedAfter.toFixed(0)} ms after the last acknowledgment; ${await consolePage(baseUrl, trace.traceId)}`);
+}
+
+/** Opens the trace's console page in Chromium; how long until the span tree shows, and how many rows it rendered. */
+async function consolePage(baseUrl: string, traceId: string): Promise<string> {
+  const executablePath = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => fs.existsSync(p));
+  const { chromium } = await import("playwright");
+  const browser = await chromium.launch(executablePath ? { executablePath } : {});
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${baseUrl}/sign-in`);
+    await page.getByLabel("Email").fill("bench@example.com");
+    await page.getByLabel("Password").fill("bench bench bench");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "Traces" }).waitFor();
+    const times: number[] = [];
+    let rows = 0;
+    for (let i = 0; i < 3; i++) {
+      const t = performance.now();
+      await page.goto(`${baseUrl}/traces/${traceId}`);
+      await page.getByRole("list", { name: "Span tree" }).getByRole("listitem").first().waitFor({ timeout: 30_000 });
+      times.push(performance.now() - t);
+      rows = await page.getByRole("list", { name: "Span tree" }).getByRole("listitem").count();
+    }
+    return `its console page showed the span tree in ${times.map((t) => t.toFixed(0)).join(", ")} ms (three loads), ${rows} rows rendered of 10,000`;
+  } catch (e) {
+    return `its console page could not be measured: ${(e as Error).message.split("\n")[0]}`;
+  } finally {
+    await browser.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+const count = Math.ceil((MAX_RATE * (SECONDS + WARMUP + 2)) / (CARRIERS_PER_REQUEST * (SPANS_PER_TRACE / (SPANS_PER_TRACE + 1))));
+const builtAt = performance.now();
+const pool = PARTS.has("floor") || PARTS.has("reprise") || process.argv.includes("--bodies-only") ? cachedPool(count) : [];
+console.log(`${pool.length} request bodies ready in ${((performance.now() - builtAt) / 1000).toFixed(0)} s`);
+if (process.argv.includes("--bodies-only")) process.exit(0);
+const startedAt = new Date();
+const load1 = os.loadavg()[0];
+for (const db of DBS) {
+  const floor = PARTS.has("floor") ? await benchmarkFloor(db, pool) : undefined;
+  await benchmarkReprise(db, pool, floor);
+}
 agent.destroy();
+
+console.log(`\n## Ingestion, ${startedAt.toISOString()} → ${new Date().toISOString()}; load average ${load1.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end; ${os.cpus().length} cores`);
+console.log(`${SECONDS} s after a ${WARMUP} s warm-up, concurrency ${CONCURRENCY}, gzipped OTLP/JSON requests of ${CARRIERS_PER_REQUEST} carriers of ~4 KB, traces of ${SPANS_PER_TRACE} spans + completion; spans/s counts span carriers of fully accepted requests\n`);
+console.log("| database | server | requests | spans | spans/s | p50 ms | p99 ms | errors | peak RSS MB | |");
+console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---|");
+for (const r of report) console.log(`| ${r.db} | ${r.what} | ${r.requests} | ${r.spans} | ${r.spansPerSecond} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.peakRssMb} | ${r.note} |`);
+console.log("");
+for (const f of findings) console.log(`- ${f}`);
+if (errorSamples.length > 0) console.log(`\nFirst errors:\n${errorSamples.map((e) => `- ${e}`).join("\n")}`);
