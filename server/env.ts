@@ -35,6 +35,13 @@ export const ZEnv = z.object({
   /** Native OpenTelemetry traces complete once their root arrived and no span arrived for this long (docs/otel.md). */
   REPRISE_OTEL_QUIET_SECONDS: intInRange(1, 86_400, 10),
   REPRISE_JUDGE_CONCURRENCY: intInRange(1, 64, 4),
+  /**
+   * A grading job still running after this long is presumed lost with its instance (killed, crashed) and
+   * is retried by another (docs/scaling.md). Keep it above a judge call with its retries.
+   */
+  REPRISE_GRADING_JOB_EXPIRE_SECONDS: intInRange(1, 86_400, 600),
+  /** How often each instance's job worker expires lost jobs and archives finished ones. */
+  REPRISE_JOB_MAINTENANCE_SECONDS: intInRange(1, 3_600, 30),
   /** Model the LLM judge uses for replay assertions without a `check` (graders name their own model). */
   REPRISE_JUDGE_MODEL: optionalString.transform((v) => v ?? "gpt-4o-mini"),
   REPRISE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),

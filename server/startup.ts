@@ -17,7 +17,10 @@ export function onStart(hook: StartHook): void {
 }
 
 // Job workers: live grading of completed traces, re-runs, replay grading and evaluation (docs/graders.md).
-onStart(async () => void (await startWorkers(await getDb())));
+onStart(async () => {
+  const env = getEnv();
+  await startWorkers(await getDb(), { expireInSeconds: env.REPRISE_GRADING_JOB_EXPIRE_SECONDS, maintenanceIntervalSeconds: env.REPRISE_JOB_MAINTENANCE_SECONDS });
+});
 // Native OpenTelemetry traces complete by quiet period (docs/otel.md, "Completion").
 onStart(async () => void startQuietCompletion((await getDb()).sql, { quietSeconds: getEnv().REPRISE_OTEL_QUIET_SECONDS }));
 

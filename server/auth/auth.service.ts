@@ -113,8 +113,10 @@ export async function ensureInitialOrganization(
     await createOrganization(prisma, { name: orgName, email, password, apiKey });
     return "created";
   } catch (error) {
-    // Two instances starting together: the other one won the race.
+    // Two instances starting together: the other one won the race (seen by the email check, or by the
+    // unique index when both passed the check at once).
     if (error instanceof AppError && error.code === "conflict") return "exists";
+    if ((error as { code?: unknown } | null)?.code === "P2002") return "exists";
     throw error;
   }
 }
