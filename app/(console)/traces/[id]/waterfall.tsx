@@ -1,7 +1,7 @@
 "use client";
 // The span tree as a collapsible waterfall (issue 7, item 2): type, name, duration, tokens, model, errors,
 // mocked and content-off markers, and a bar placing each span in the trace's time line.
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Badge } from "@/components/ui/badge.tsx";
 import { cn } from "@/components/ui/cn.ts";
 import { formatDuration, formatNumber } from "@/components/ui/format.ts";
@@ -21,8 +21,28 @@ function visibleSpans(spans: Span[], collapsed: Set<string>): Span[] {
   return out;
 }
 
+/**
+ * Rows are rendered a page at a time: a trace of an agent loop can hold 10,000 spans, and rendering them
+ * all at once blocks the page for seconds. The next page renders when the end of the list scrolls into
+ * view, or from the button.
+ */
+export const WATERFALL_PAGE = 200;
+
 export function Waterfall({ spans, totalMs, selectedId, onSelect }: { spans: Span[]; totalMs: number; selectedId: string | null; onSelect: (id: string) => void }) {
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
+  const [limit, setLimit] = useState(WATERFALL_PAGE);
+  const more = useRef<HTMLButtonElement>(null);
+  const visible = visibleSpans(spans, collapsed);
+  const hidden = visible.length - limit;
+  useEffect(() => {
+    const button = more.current;
+    if (!button || typeof IntersectionObserver === "undefined") return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) setLimit((l) => l + WATERFALL_PAGE);
+    });
+    observer.observe(button);
+    return () => observer.disconnect();
+  }, [hidden > 0]);
   if (spans.length === 0) return <p className="px-4 py-6 text-sm text-zinc-500">No spans stored for this trace yet.</p>;
   const toggle = (id: string) =>
     setCollapsed((c) => {
@@ -32,32 +52,45 @@ export function Waterfall({ spans, totalMs, selectedId, onSelect }: { spans: Spa
       return next;
     });
   return (
-    <ul className="divide-y divide-zinc-50 py-1" aria-label="Span tree">
-      {visibleSpans(spans, collapsed).map((s) => (
-        <li key={s.id} className={cn("grid grid-cols-[minmax(0,1fr)_9rem] items-center gap-3 px-4 py-1.5 sm:grid-cols-[minmax(0,1fr)_14rem]", s.id === selectedId && "bg-accent-50")}>
-          <div className="flex min-w-0 items-center gap-1.5" style={{ paddingLeft: `${Math.min(s.depth, 12) * 1}rem` }}>
-            {s.childCount > 0 ? (
-              <button type="button" aria-expanded={!collapsed.has(s.id)} aria-label={`${collapsed.has(s.id) ? "Expand" : "Collapse"} ${s.name}`}
-                onClick={() => toggle(s.id)} className="size-5 shrink-0 rounded text-zinc-500 hover:bg-zinc-200">
-                {collapsed.has(s.id) ? "▸" : "▾"}
-              </button>
-            ) : <span className="size-5 shrink-0" aria-hidden />}
-            <button type="button" aria-pressed={s.id === selectedId} onClick={() => onSelect(s.id)} className="flex min-w-0 items-center gap-1.5 text-left">
-              <Badge className="shrink-0">{s.type}</Badge>
-              <span className="truncate font-medium text-zinc-900">{s.name}</span>
-            </button>
-            <SpanMarkers span={s} />
-          </div>
-          <div className="text-xs text-zinc-600">
-            <div className="flex justify-between gap-2 tabular-nums">
-              <span>{formatDuration(s.durationMs)}</span>
-              <span className="truncate text-zinc-500">{s.tokens ? `${formatNumber(s.tokens.total)} tok` : ""}{s.model ? ` · ${s.model}` : ""}</span>
-            </div>
-            <Bar span={s} totalMs={totalMs} />
-          </div>
-        </li>
-      ))}
-    </ul>
+    <>
+      <ul className="divide-y divide-zinc-50 py-1" aria-label="Span tree">
+        {visible.slice(0, limit).map((s) => (
+          <WaterfallRow key={s.id} span={s} totalMs={totalMs} selected={s.id === selectedId} collapsed={collapsed.has(s.id)} onToggle={toggle} onSelect={onSelect} />
+        ))}
+      </ul>
+      {hidden > 0 ? (
+        <button ref={more} type="button" onClick={() => setLimit((l) => l + WATERFALL_PAGE)} className="w-full px-4 py-2 text-left text-sm text-accent-700 hover:underline">
+          Show {Math.min(hidden, WATERFALL_PAGE)} more of {formatNumber(hidden)} spans
+        </button>
+      ) : null}
+    </>
+  );
+}
+
+function WaterfallRow({ span: s, totalMs, selected, collapsed, onToggle, onSelect }: { span: Span; totalMs: number; selected: boolean; collapsed: boolean; onToggle: (id: string) => void; onSelect: (id: string) => void }) {
+  return (
+    <li className={cn("grid grid-cols-[minmax(0,1fr)_9rem] items-center gap-3 px-4 py-1.5 sm:grid-cols-[minmax(0,1fr)_14rem]", selected && "bg-accent-50")}>
+      <div className="flex min-w-0 items-center gap-1.5" style={{ paddingLeft: `${Math.min(s.depth, 12) * 1}rem` }}>
+        {s.childCount > 0 ? (
+          <button type="button" aria-expanded={!collapsed} aria-label={`${collapsed ? "Expand" : "Collapse"} ${s.name}`}
+            onClick={() => onToggle(s.id)} className="size-5 shrink-0 rounded text-zinc-500 hover:bg-zinc-200">
+            {collapsed ? "▸" : "▾"}
+          </button>
+        ) : <span className="size-5 shrink-0" aria-hidden />}
+        <button type="button" aria-pressed={selected} onClick={() => onSelect(s.id)} className="flex min-w-0 items-center gap-1.5 text-left">
+          <Badge className="shrink-0">{s.type}</Badge>
+          <span className="truncate font-medium text-zinc-900">{s.name}</span>
+        </button>
+        <SpanMarkers span={s} />
+      </div>
+      <div className="text-xs text-zinc-600">
+        <div className="flex justify-between gap-2 tabular-nums">
+          <span>{formatDuration(s.durationMs)}</span>
+          <span className="truncate text-zinc-500">{s.tokens ? `${formatNumber(s.tokens.total)} tok` : ""}{s.model ? ` · ${s.model}` : ""}</span>
+        </div>
+        <Bar span={s} totalMs={totalMs} />
+      </div>
+    </li>
   );
 }
 
