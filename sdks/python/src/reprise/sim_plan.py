@@ -143,13 +143,16 @@ class SimPlanGate:
         run()
 
     def drain(self, timeout: float) -> bool:
-        """Waits until nothing is held."""
-        if not self._held:
-            return True
+        """Waits until nothing is held. Taking the lock also waits for a release in progress on another thread,
+        so every carrier held before the drain is queued when it returns (one flush, one request)."""
+        with self._lock:
+            if not self._held:
+                return True
         if self._plan is not None and not self._plan.settled(timeout):
             return False
         self._release()
-        return not self._held
+        with self._lock:
+            return not self._held
 
     def reset_after_fork(self) -> None:
         self._lock = threading.RLock()
