@@ -30,10 +30,8 @@ export function claimQuietTraces(tx: SqlClient, quietSeconds: number, limit: num
 export function claimAmendedTraces(tx: SqlClient, quietSeconds: number, limit: number): Promise<TQuietTrace[]> {
   return tx.query<TQuietTrace>(sql`
     SELECT t.organization_id AS "organizationId", t.id FROM traces t
-    WHERE t.completion_mode = 'quiet' AND t.amended_at IS NOT NULL AND t.status <> 'pending' AND NOT t.dropped
+    WHERE t.amendment_pending AND t.status <> 'pending' AND NOT t.dropped
       AND t.last_span_at <= now() - make_interval(secs => ${quietSeconds}::double precision)
-      AND NOT EXISTS (SELECT 1 FROM trace_events e
-        WHERE e.organization_id = t.organization_id AND e.trace_id = t.id AND e.kind = ${TRACE_AMENDED_EVENT})
     ORDER BY t.last_span_at
     LIMIT ${limit}
     FOR UPDATE OF t SKIP LOCKED`);
@@ -114,7 +112,7 @@ export async function markAmendedHandled(tx: SqlClient, organizationId: string, 
           SELECT 1 FROM spans s
           WHERE s.organization_id = t.organization_id AND s.trace_id = t.id
             AND s.source_parent_span_id IS NULL AND s.error IS NOT NULL) THEN 'failed' ELSE 'completed' END,
-        updated_at = now()
+        amendment_pending = false, updated_at = now()
       WHERE t.organization_id = ${organizationId}::uuid AND t.id = ANY(${uuidArray(traceIds)})
       RETURNING t.id
     )

@@ -29,6 +29,8 @@ export async function recordNativeTraces(tx: SqlClient, organizationId: string, 
       ended_at = COALESCE(i.ended_at, t.ended_at),
       last_span_at = CASE WHEN i.fresh OR t.last_span_at IS NULL THEN now() ELSE t.last_span_at END,
       amended_at = CASE WHEN i.fresh AND t.status <> 'pending' THEN COALESCE(t.amended_at, now()) ELSE t.amended_at END,
+      -- The first amendment queues the one re-grade; later ones are stored without grading again.
+      amendment_pending = t.amendment_pending OR (i.fresh AND t.status <> 'pending' AND t.amended_at IS NULL),
       updated_at = now()
     FROM input i
     WHERE t.organization_id = ${organizationId}::uuid AND t.id = i.id`);
