@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
-# Records one trace with the Reprise Ruby SDK, then prints its id.
+# Records one trace with the Reprise Ruby SDK (a root, a `plan` function span and a `call-model` llm span with
+# tokens and model in its context), flushes, and prints `{"traceId": "<canonical trace id>"}` as the last line of stdout.
 #
 #   REPRISE_API_KEY=rp_... REPRISE_URL=http://localhost:3000 REPRISE_EXAMPLE_TRACE_FUNCTION=answer-question \
 #     ruby -Isdks/ruby/lib sdks/ruby/examples/quickstart.rb
@@ -26,4 +27,4 @@ trace_id = client.trace(trace_function, input: question) do |trace|
 end
 
 abort "delivery failed: see the warnings above" unless client.flush_traces(timeout: 30)
-puts JSON.generate("traceId" => trace_id)
+puts JSON.generate({ "traceId" => trace_id }, space: " ") # {"traceId": "<canonical trace id>"}
