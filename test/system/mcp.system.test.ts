@@ -55,7 +55,7 @@ describe("MCP on the built server", () => {
   });
   afterAll(() => stopProcessGroup(server));
 
-  it("the official client finds, reads and labels a trace; the label reads back over REST", async () => {
+  it("the official client finds, reads and labels a trace, files it in a dataset and re-runs its grader; REST shows each effect", async () => {
     const client = new Client({ name: "system-test", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${apiKey}` } } }));
     const text = async (name: string, args: Record<string, unknown> = {}) => {
@@ -69,6 +69,17 @@ describe("MCP on the built server", () => {
     expect(await text("save_agent_labels", { labels: [{ traceId: traceIds[3], label: false, annotation: "wrong answer" }] })).toContain(`- ${traceIds[3]}: set; effective FAIL`);
     const labels = (await (await fetch(`${base}/api/sdk/traces/labels?traceIds=${traceIds[3]}`, { headers: { authorization: `Bearer ${apiKey}` } })).json()) as any;
     expect(labels.labels[0]).toMatchObject({ traceId: traceIds[3], label: false, labelSource: "agent", annotation: "wrong answer" });
+
+    // Dataset and a re-run of its grader, waited for by the tool while the server's workers grade.
+    const grader = (await (await post("/api/sdk/graders", { traceFunctionKey: KEY, name: "no errors", kind: "rule", config: { target: null, check: { op: "noErrors" } }, live: false })).json()) as any;
+    const created = (await client.callTool({ name: "save_dataset", arguments: { traceFunctionKey: KEY, name: `${KEY} #1` } })) as any;
+    const datasetId = created.structuredContent.dataset.id;
+    expect(await text("add_traces_to_dataset", { datasetId, traceIds: [traceIds[3]] })).toMatch(/^Added 1 trace/);
+    expect(await text("add_graders_to_dataset", { datasetId, graderIds: [grader.grader.id] })).toMatch(/^Assigned 1 grader/);
+    expect(await text("rerun_graders_on_dataset", { datasetId, waitSeconds: 60 })).toMatch(/: completed\. Graded 1 trace\(s\) with 1 grader\(s\)/);
+    expect(await text("get_grader_labels", { traceIds: [traceIds[3]] })).toContain(`grader no errors (${grader.grader.id}, active): PASS`);
+    const dataset = (await (await fetch(`${base}/api/sdk/datasets/${datasetId}`, { headers: { authorization: `Bearer ${apiKey}` } })).json()) as any;
+    expect(dataset.dataset).toMatchObject({ traceCount: 1, graders: [{ id: grader.grader.id }] });
     await client.close();
   });
 
