@@ -24,13 +24,22 @@ func TestContractAgainstARealReprise(t *testing.T) {
 	defer c.Close(context.Background())
 	traceFunction := fmt.Sprintf("go-contract-%s", newUUID())
 	var ids []string
+	lookups := 0
 	// The application's traced function; replay calls it again, and its Trace stands for the replay root.
 	answer := func(ctx context.Context, question string) (string, error) {
 		return Trace(ctx, c, traceFunction, func(ctx context.Context) (string, error) {
 			ids = append(ids, CurrentTrace(ctx).ID())
+			// Served from the recording during the replay: it must not run again.
+			facts, err := Span(ctx, "lookup", func(ctx context.Context) (string, error) {
+				lookups++
+				return "facts about " + question, nil
+			}, WithType(SpanTypeFunction), WithMockOnReplay())
+			if err != nil {
+				return "", err
+			}
 			return Span(ctx, "call-model", func(ctx context.Context) (string, error) {
 				CurrentSpan(ctx).AddContext(map[string]any{"model": "contract-model", "inputTokens": 7, "outputTokens": 3})
-				return "answer to " + question, nil
+				return "answer from " + facts, nil
 			}, WithType(SpanTypeLLM))
 		}, WithInput(question))
 	}
@@ -53,7 +62,7 @@ func TestContractAgainstARealReprise(t *testing.T) {
 		} `json:"trace"`
 	}
 	getJSON(t, base, key, "/api/sdk/traces/"+url.PathEscape(ids[0]), &read)
-	if read.Trace.Status != "completed" || read.Trace.SpanCount != 2 || read.Trace.Model != "contract-model" {
+	if read.Trace.Status != "completed" || read.Trace.SpanCount != 3 || read.Trace.Model != "contract-model" {
 		t.Fatalf("trace read back as %+v", read.Trace)
 	}
 	result, err := c.Replay(ctx, traceFunction, func(ctx context.Context, input json.RawMessage) (any, error) {
@@ -69,8 +78,17 @@ func TestContractAgainstARealReprise(t *testing.T) {
 	if len(result.Items) != 3 || result.TraceCount != 3 {
 		t.Fatalf("replay result %+v", result)
 	}
+	if lookups != 3 {
+		t.Errorf("the mocked lookup ran %d times in all, want 3 (recording only)", lookups)
+	}
 	for _, item := range result.Items {
-		if item.Err != nil || item.Outline == nil || item.Outline.SpanCount != 2 || item.Tokens == nil ||
+		if item.Output != "answer from facts about "+string(item.Input[1:len(item.Input)-1]) {
+			t.Errorf("replayed output %v for input %s", item.Output, item.Input)
+		}
+		if item.Outline != nil && !outlineHasMocked(item.Outline.Spans, "lookup") {
+			t.Errorf("outline without the mocked lookup: %+v", item.Outline)
+		}
+		if item.Err != nil || item.Outline == nil || item.Outline.SpanCount != 3 || item.Tokens == nil ||
 			item.Tokens.Total == nil || *item.Tokens.Total != 10 || item.Original.Outline == nil {
 			t.Errorf("item %+v (outline %+v)", item, item.Outline)
 		}
@@ -92,4 +110,13 @@ func getJSON(t *testing.T, base, key, path string, out any) {
 	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
 		t.Fatal(err)
 	}
+}
+
+func outlineHasMocked(spans []OutlineSpan, name string) bool {
+	for _, s := range spans {
+		if (s.Name == name && s.Mocked) || outlineHasMocked(s.Children, name) {
+			return true
+		}
+	}
+	return false
 }

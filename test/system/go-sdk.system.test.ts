@@ -69,7 +69,7 @@ describe.skipIf(!hasGo)("the Go SDK against a real Reprise", () => {
     });
   });
 
-  it("passes the SDK's contract test (read back, then a 3-trace replay through the persistence barrier)", async () => {
+  it("passes the SDK's contract test (read back, then a 3-trace replay through the persistence barrier with a span served from the recording)", async () => {
     const { code, stdout, stderr } = await runGo(["test", "-count=1", "-run", "Contract", "-v", "."], {
       ...goEnv(),
       REPRISE_CONTRACT_URL: baseUrl,
