@@ -26,7 +26,7 @@ export interface TWaterfallSpan {
 
 /** Spans in depth-first tree order (children in start order), each with its depth; empty for no spans. */
 export async function findWaterfall(db: Database, organizationId: string, traceId: string): Promise<{ spans: TWaterfallSpan[]; totalMs: number }> {
-  const rows = await q.selectWaterfallSpans(db.prisma, organizationId, traceId);
+  const rows = await q.selectWaterfallSpans(db.sql, organizationId, traceId);
   const starts = rows.flatMap((r) => (r.startedAt ? [r.startedAt.getTime()] : []));
   const origin = starts.length ? Math.min(...starts) : 0;
   const ends = rows.flatMap((r) => {
