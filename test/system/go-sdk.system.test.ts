@@ -54,6 +54,7 @@ describe.skipIf(!hasGo)("the Go SDK against a real Reprise", () => {
     const lastLine = stdout.trim().split("\n").at(-1) ?? "";
     const { traceId } = JSON.parse(lastLine) as { traceId: string };
     expect(traceId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(lastLine).toBe(`{"traceId": "${traceId}"}`);
 
     const response = await fetch(`${baseUrl}/api/sdk/traces/${traceId}`, { headers: { Authorization: `Bearer ${apiKey}` } });
     expect(response.status).toBe(200);

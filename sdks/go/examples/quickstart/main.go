@@ -66,7 +66,7 @@ func run() error {
 	if err := client.Close(flushCtx); err != nil {
 		return err
 	}
-	line, _ := json.Marshal(map[string]string{"traceId": traceID})
-	fmt.Println(string(line))
+	id, _ := json.Marshal(traceID)
+	fmt.Printf("{\"traceId\": %s}\n", id) // the last line of stdout, exactly as documented
 	return nil
 }
