@@ -13,6 +13,42 @@ function originals(count: number): FakeOriginal[] {
 }
 
 describe("replay runner", () => {
+  it("serves spans marked mockOnReplay from the original's recorded outputs, occurrence by occurrence", async () => {
+    const recordedDate = encodeValue(new Date(Date.UTC(2026, 4, 1)));
+    const [original] = originals(1);
+    original!.tree = {
+      spanName: "answer-question",
+      output: "old answer",
+      children: [
+        { spanName: "lookup", output: "first recorded", children: [] },
+        { spanName: "lookup", output: recordedDate.json, outputMeta: recordedDate.meta, children: [] },
+      ],
+    };
+    const fake = fakeReprise([original!]);
+    const { client } = await clientAndServer(fake.handler);
+    let liveCalls = 0;
+    const lookup = client.withSpan("lookup", { type: "function", mockOnReplay: true }, async (n: number) => {
+      liveCalls += 1;
+      return `live ${n}`;
+    });
+    const answer = client.withTrace("answer-question", async () => [await lookup(1), await lookup(2), await lookup(3)]);
+
+    const result = await client.replay("answer-question", answer, { limit: 1 });
+
+    const output = result.items[0]!.output as unknown[];
+    expect(output[0]).toBe("first recorded");
+    expect(output[1]).toEqual(new Date(Date.UTC(2026, 4, 1))); // decoded with its type meta
+    expect(output[2]).toBe("live 3"); // the original had no third lookup
+    expect(liveCalls).toBe(1);
+    const sent = [...fake.spans.values()].flat().filter((s) => s.rawSpan.span_data.name === "lookup");
+    expect(sent.filter((s) => s.mocked === true)).toHaveLength(2);
+    expect(sent.find((s) => s.mocked)).toMatchObject({ mockTarget: "output", mockSource: "recorded" });
+    expect(sent.filter((s) => s.mocked === undefined)).toHaveLength(1);
+    // Outside a replay the function always runs.
+    expect(await lookup(4)).toBe("live 4");
+    expect(liveCalls).toBe(2);
+  });
+
   it("starts, fetches inputs, runs under attributed traces, waits for acknowledgments, then completes", async () => {
     const fake = fakeReprise(originals(3));
     const { client, server } = await clientAndServer(fake.handler);

@@ -8,6 +8,8 @@ export interface FakeOriginal {
   spanId: string;
   input: unknown;
   input_meta?: unknown;
+  /** The original's span tree as `replay/spanTree` returns it (none: 404). */
+  tree?: unknown;
 }
 
 /**
@@ -62,6 +64,12 @@ export function fakeReprise(originals: FakeOriginal[]) {
           rawData: { span_data: { input: original.input, input_meta: original.input_meta } },
         },
       };
+    }
+    if (path.startsWith("/api/sdk/replay/spanTree/")) {
+      const id = decodeURIComponent(path.slice("/api/sdk/replay/spanTree/".length));
+      const original = originals.find((o) => o.spanId === id);
+      if (!original?.tree) return { status: 404, body: { error: "not found", code: "not_found" } };
+      return { body: { root: original.tree } };
     }
     if (path === "/api/sdk/replay/status") {
       const body = request.json() as { expectedSpanCounts: Record<string, number> };
