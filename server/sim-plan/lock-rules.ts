@@ -7,11 +7,6 @@ export function isServiceAssignedName(name: string): boolean {
   return name.startsWith("reprise.") || name.startsWith("bitfab.");
 }
 
-/**
- * Spans recorded before `instrumentation` existed resolve it from their source at read time
- * (http-interface.md, Span): these sources are the framework integrations of the SDKs (wire-facts §3.1).
- */
-export const FRAMEWORK_SOURCE_PATTERN = "(langgraph|claude-agent|openai-tracing|openai-agents|vercel-ai)";
 
 const MESSAGES: Record<TLockReason, string> = {
   root: "it is the root span of its traces, which is always recorded in full",

@@ -1,11 +1,12 @@
 // The only database access of the sim plan. Raw SQL: the lock test is a correlated NOT EXISTS over spans and
 // the decisions are a set-based upsert, neither of which Prisma expresses. Every query filters by organization.
 import { empty, join, raw, sql, type Sql, type SqlClient } from "../db/sql.ts";
-import { FRAMEWORK_SOURCE_PATTERN } from "./lock-rules.ts";
+import { FRAMEWORK_SOURCE_PATTERN } from "../shared/instrumentation.ts";
 import type { TSimPlanDecision } from "./sim-plan.schemas.ts";
 
 const ROOT = raw(`s.parent_span_id IS NULL`);
-// Empty origin fields mean "recorded before they existed" (http-interface.md, Versioning).
+// Empty origin fields mean "recorded before they existed" (http-interface.md, Versioning): such spans resolve
+// their instrumentation from their source, as the span reads do (server/shared/instrumentation.ts).
 const FRAMEWORK = raw(
   `(NULLIF(s.instrumentation, '') NOT IN ('span', 'trace') OR (NULLIF(s.instrumentation, '') IS NULL AND s.source ~ '${FRAMEWORK_SOURCE_PATTERN}'))`,
 );

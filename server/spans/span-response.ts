@@ -1,5 +1,6 @@
 // Stored span → wire shapes. Content lives in raw_span.span_data (wire-facts §3.3); derived metrics come from
 // the columns computed at ingest. Source (SDK) ids are never exposed: ids are the canonical UUIDs.
+import { resolveInstrumentation } from "../shared/instrumentation.ts";
 import type { TSpanRow } from "./spans.queries.ts";
 import type { TExternalSpan, TSpan } from "./spans.schemas.ts";
 
@@ -41,7 +42,7 @@ function metadataOf(row: TSpanRow): Json {
     functionName: row.functionName,
     source: row.source,
     sdkVersion: row.sdkVersion,
-    instrumentation: row.instrumentation,
+    instrumentation: resolveInstrumentation(row.instrumentation, row.source, row.parentSpanId === null),
     spanOrigin: row.spanOriginName || row.spanOriginVersion ? { name: row.spanOriginName, version: row.spanOriginVersion } : null,
     contentOffBySimulationPlan: row.contentOffBySimulationPlan,
     final: row.isFinal,

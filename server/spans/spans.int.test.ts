@@ -81,6 +81,21 @@ describe("span reads", () => {
       expect(JSON.stringify(child)).not.toMatch(/toolu_|span_root|trace_abc/);
     });
 
+    it("resolves the instrumentation of spans stored before the origin fields existed from their source", async () => {
+      const old = (await createTrace(db(), a.organizationId, {})).id;
+      const root = await createSpan(db(), a.organizationId, old, { name: "root", startedAt: at(0), source: "typescript-sdk-function" });
+      const child = await createSpan(db(), a.organizationId, old, { parentSpanId: root.id, name: "tool", startedAt: at(1), source: "typescript-sdk-function" });
+      const graph = await createSpan(db(), a.organizationId, old, { parentSpanId: root.id, name: "node", startedAt: at(2), source: "typescript-sdk-langgraph" });
+      const bare = await createSpan(db(), a.organizationId, old, { parentSpanId: root.id, name: "bare", startedAt: at(3) });
+      const read = async (id: string, trace = old) => ZSpanResponse.parse((await traceSpan(a.apiKey, trace, `?id=${id}`)).body).span?.metadata;
+      expect(await read(root.id)).toMatchObject({ instrumentation: "trace", spanOrigin: null });
+      expect(await read(child.id)).toMatchObject({ instrumentation: "span", spanOrigin: null });
+      expect(await read(graph.id)).toMatchObject({ instrumentation: "langgraph", spanOrigin: null });
+      expect(await read(bare.id)).toMatchObject({ instrumentation: null });
+      // A stored value always wins.
+      expect((await read(spanIds.root, traceId))?.instrumentation).toBe("span");
+    });
+
     it("selects by name: first, last (the default) and a 0-based index in start order", async () => {
       const pick = async (q: string) => ZSpanResponse.parse((await traceSpan(a.apiKey, traceId, q)).body).span?.id ?? null;
       expect(await pick("?name=call&occurrence=first")).toBe(spanIds.c0);

@@ -3,7 +3,7 @@
 import type { Prisma } from "../db/client.ts";
 import { sql, type SqlClient } from "../db/sql.ts";
 
-/** A span's columns the waterfall shows (spanTimingSelect plus instrumentation and the final flag). */
+/** A span's columns the waterfall shows (spanTimingSelect plus instrumentation, source and the final flag). */
 export interface TWaterfallSpanRow {
   id: string;
   parentSpanId: string | null;
@@ -23,6 +23,8 @@ export interface TWaterfallSpanRow {
   mocked: boolean;
   contentOffBySimulationPlan: boolean;
   instrumentation: string | null;
+  /** The payload source, which resolves the instrumentation of spans stored before it existed. */
+  source: string | null;
   isFinal: boolean;
 }
 
@@ -35,7 +37,7 @@ export function selectWaterfallSpans(db: SqlClient, organizationId: string, trac
     SELECT id::text, parent_span_id::text AS "parentSpanId", name, type, started_at AS "startedAt", ended_at AS "endedAt",
       created_at AS "createdAt", duration_ms AS "durationMs", input_tokens AS "inputTokens", output_tokens AS "outputTokens",
       cached_tokens AS "cachedTokens", total_tokens AS "totalTokens", model, error, errors, mocked,
-      content_off_by_simulation_plan AS "contentOffBySimulationPlan", instrumentation, is_final AS "isFinal"
+      content_off_by_simulation_plan AS "contentOffBySimulationPlan", instrumentation, source, is_final AS "isFinal"
     FROM spans WHERE organization_id = ${organizationId}::uuid AND trace_id = ${traceId}::uuid`);
 }
 

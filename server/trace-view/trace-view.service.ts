@@ -3,6 +3,7 @@
 // shared tree order (server/shared/tree.ts), with offsets from the trace start for the bars.
 import type { Database } from "../db/client.ts";
 import { outlineErrors, spanTokens } from "../replay/outline/outline.ts";
+import { resolveInstrumentation } from "../shared/instrumentation.ts";
 import { buildForest, type TreeNode } from "../shared/tree.ts";
 import * as q from "./trace-view.queries.ts";
 
@@ -58,7 +59,7 @@ function toWaterfallSpan(node: TreeNode<q.TWaterfallSpanRow>, depth: number, ori
     errors: outlineErrors(r),
     mocked: r.mocked,
     contentOff: r.contentOffBySimulationPlan,
-    instrumentation: r.instrumentation,
+    instrumentation: resolveInstrumentation(r.instrumentation, r.source, r.parentSpanId === null),
     final: r.isFinal,
     childCount: node.children.length,
   };

@@ -7,6 +7,10 @@ export interface TTraceMetrics {
   durationMs: number | null;
   tokens: TTokens;
   model: string | null;
+  /** False when a span was trimmed or not captured exactly (faithful.ts). */
+  faithful: boolean;
+  /** The capture-note steps that made it unfaithful, sorted. */
+  captureIssues: string[];
 }
 
 export interface SpanAggregate {
@@ -24,7 +28,7 @@ export interface ModelCount {
   firstSeen: Date | null;
 }
 
-export const EMPTY_METRICS: TTraceMetrics = { spanCount: 0, durationMs: null, tokens: null, model: null };
+export const EMPTY_METRICS: TTraceMetrics = { spanCount: 0, durationMs: null, tokens: null, model: null, faithful: true, captureIssues: [] };
 
 export function tokensOf(a: SpanAggregate | undefined): TTokens {
   if (!a) return null;

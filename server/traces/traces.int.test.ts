@@ -22,6 +22,21 @@ describe("trace reads and updates", () => {
   });
 
   describe("GET /api/sdk/traces/{traceId}", () => {
+    it("says whether the trace is a faithful recording: not when a span was trimmed or degraded", async () => {
+      const faithful = await createTrace(db(), a.organizationId, { traceFunctionKey: "fn-faithful-read" });
+      await createSpan(db(), a.organizationId, faithful.id, { errors: [{ source: "code", error: "a tool failed" }] });
+      const trimmed = await createTrace(db(), a.organizationId, { traceFunctionKey: "fn-faithful-read" });
+      await createSpan(db(), a.organizationId, trimmed.id, { errors: [{ source: "sdk", step: "payload_budget", error: "trimmed input" }] });
+      await createSpan(db(), a.organizationId, trimmed.id, {
+        errors: [{ source: "sdk", step: "serialization_degraded", error: "lost a function" }, { source: "sdk", step: "payload_budget", error: "trimmed output" }],
+      });
+      const one = (id: string) => getOne(a.apiKey, id).then((r) => ZTraceResponse.parse(r.body).trace);
+      expect(await one(faithful.id)).toMatchObject({ faithful: true, captureIssues: [] });
+      expect(await one(trimmed.id)).toMatchObject({ faithful: false, captureIssues: ["payload_budget", "serialization_degraded"] });
+      const page = ZTraceListResponse.parse((await list(a.apiKey, "?traceFunctionKey=fn-faithful-read")).body);
+      expect(Object.fromEntries(page.traces.map((t) => [t.id, t.faithful]))).toEqual({ [faithful.id]: true, [trimmed.id]: false });
+    });
+
     it("returns the trace with span count, duration, summed tokens and the most frequent model", async () => {
       const t0 = new Date("2026-11-01T10:00:00.000Z");
       const trace = await createTrace(db(), a.organizationId, {

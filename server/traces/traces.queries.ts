@@ -1,6 +1,7 @@
 // The only database access of the trace reads and updates. Every query filters by organization.
 import type { Prisma } from "../db/client.ts";
-import { join, sql, type Sql, type SqlClient } from "../db/sql.ts";
+import { join, sql, uuidArray, type Sql, type SqlClient } from "../db/sql.ts";
+import { spanIsUnfaithful } from "./faithful.ts";
 
 export const traceSelect = {
   id: true,
@@ -52,6 +53,17 @@ export function aggregateModels(prisma: Prisma, organizationId: string, traceIds
     _count: { _all: true },
     _min: { startedAt: true, createdAt: true },
   });
+}
+
+/** The unfaithful capture steps (payload_budget, serialization_degraded) found on each trace's spans. */
+export function selectCaptureIssues(db: SqlClient, organizationId: string, traceIds: string[]) {
+  return db.query<{ trace_id: string; step: string }>(sql`
+    SELECT DISTINCT s.trace_id::text AS trace_id, e.value ->> 'step' AS step
+    FROM spans s
+    CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(s.errors) = 'array' THEN s.errors ELSE '[]'::jsonb END) e
+    WHERE s.organization_id = ${organizationId}::uuid AND s.trace_id = ANY(${uuidArray(traceIds)})
+      AND ${spanIsUnfaithful("s")} AND e.value ->> 'step' IN ('payload_budget', 'serialization_degraded')
+    ORDER BY 1, 2`);
 }
 
 export interface TracePageFilter {

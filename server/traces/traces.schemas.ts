@@ -65,6 +65,13 @@ export const ZTrace = z.object({
   durationMs: z.number().int().nullable(),
   tokens: ZTokens,
   model: z.string().nullable(),
+  /**
+   * False when a span was trimmed to fit the SDK's budget (payload_budget) or not captured exactly
+   * (serialization_degraded): the trace is not a faithful recording, and replay by limit skips it.
+   */
+  faithful: z.boolean(),
+  /** The capture-note steps that made the trace unfaithful (empty when faithful). */
+  captureIssues: z.array(z.string()),
   testRunId: z.string().nullable(),
   originalTraceId: z.string().nullable(),
   /** Where the trace came from: the SDK's source name, or "otel" for the native OpenTelemetry door (docs/otel.md). */

@@ -51,7 +51,10 @@ export async function findTraces(db: Database, organizationId: string, filters: 
   };
 }
 
-/** spanCount, durationMs, tokens and model of each trace (two grouped queries, whatever the number of traces). */
+/**
+ * spanCount, durationMs, tokens, model and faithfulness of each trace (three grouped queries, whatever the
+ * number of traces).
+ */
 export async function getTraceMetrics(
   db: Database,
   organizationId: string,
@@ -59,10 +62,13 @@ export async function getTraceMetrics(
 ): Promise<Map<string, TTraceMetrics>> {
   const ids = traces.map((t) => t.id);
   if (ids.length === 0) return new Map();
-  const [spanRows, modelRows] = await Promise.all([
+  const [spanRows, modelRows, issueRows] = await Promise.all([
     q.aggregateSpans(db.prisma, organizationId, ids),
     q.aggregateModels(db.prisma, organizationId, ids),
+    q.selectCaptureIssues(db.sql, organizationId, ids),
   ]);
+  const issues = new Map<string, string[]>();
+  for (const r of issueRows) issues.set(r.trace_id, [...(issues.get(r.trace_id) ?? []), r.step]);
   const spans = new Map<string, SpanAggregate>();
   for (const r of spanRows) {
     spans.set(r.traceId, {
@@ -83,7 +89,11 @@ export async function getTraceMetrics(
   return new Map(
     traces.map((t) => {
       const a = spans.get(t.id);
-      return [t.id, { spanCount: a?.count ?? 0, durationMs: durationOf(t, a), tokens: tokensOf(a), model: pickModel(models.get(t.id) ?? []) }];
+      const captureIssues = issues.get(t.id) ?? [];
+      return [
+        t.id,
+        { spanCount: a?.count ?? 0, durationMs: durationOf(t, a), tokens: tokensOf(a), model: pickModel(models.get(t.id) ?? []), faithful: captureIssues.length === 0, captureIssues },
+      ];
     }),
   );
 }
@@ -122,6 +132,8 @@ export function toTraceResponse(row: q.TTraceRow, metrics: TTraceMetrics = EMPTY
     durationMs: metrics.durationMs,
     tokens: metrics.tokens,
     model: metrics.model,
+    faithful: metrics.faithful,
+    captureIssues: metrics.captureIssues,
     testRunId: row.testRunId,
     originalTraceId: row.originalTraceId,
     source: row.source,

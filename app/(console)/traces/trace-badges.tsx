@@ -15,6 +15,16 @@ export function KindBadge({ ingestionType, testRunId }: { ingestionType: string;
   return <Badge>{ingestionType}</Badge>;
 }
 
+/** Shown when a span was trimmed (payload_budget) or not captured exactly (serialization_degraded). */
+export function FaithfulBadge({ faithful, captureIssues }: { faithful: boolean; captureIssues: string[] }) {
+  if (faithful) return null;
+  return (
+    <Badge tone="warn" title={`Not a faithful recording (${captureIssues.join(", ")}): a replay may not reproduce it, and replays by limit skip it.`}>
+      not faithful
+    </Badge>
+  );
+}
+
 export function VerdictBadge({ verdict }: { verdict: Verdict | null | undefined }) {
   if (!verdict || verdict.labelStatus === "unlabeled") return <span className="text-xs text-zinc-400">unlabeled</span>;
   if (verdict.labelStatus === "skipped") return <Badge>skipped</Badge>;

@@ -14,7 +14,7 @@ import { useTRPC } from "@/components/trpc/react.tsx";
 import type { RouterOutputs } from "@/components/trpc/types.ts";
 import { FirstTraceGuide } from "../_components/first-trace-guide.tsx";
 import { saveQueue } from "./queue.ts";
-import { KindBadge, StatusBadge, VerdictBadge } from "./trace-badges.tsx";
+import { FaithfulBadge, KindBadge, StatusBadge, VerdictBadge } from "./trace-badges.tsx";
 
 const STATUSES = ["completed", "pending", "failed"] as const;
 const LABEL_STATES = [["unlabeled", "Unlabeled"], ["pass", "Labeled pass"], ["fail", "Labeled fail"], ["validated", "Validated (approved)"]] as const;
@@ -164,7 +164,12 @@ function TraceTable({ rows }: { rows: Row[] }) {
                 {t.name && t.traceFunctionKey ? <span className="block truncate text-xs text-zinc-500">{t.traceFunctionKey}</span> : null}
               </td>
               <td className="px-3 py-2"><StatusBadge status={t.status} /></td>
-              <td className="px-3 py-2"><KindBadge ingestionType={t.ingestionType} testRunId={t.testRunId} /></td>
+              <td className="px-3 py-2">
+                <span className="inline-flex items-center gap-1">
+                  <KindBadge ingestionType={t.ingestionType} testRunId={t.testRunId} />
+                  <FaithfulBadge faithful={t.faithful} captureIssues={t.captureIssues} />
+                </span>
+              </td>
               <td className="px-3 py-2 text-right tabular-nums">{t.spanCount}</td>
               <td className="px-3 py-2 text-right tabular-nums">{formatDuration(t.durationMs)}</td>
               <td className="px-3 py-2 text-right tabular-nums">{formatNumber(t.tokens?.total)}</td>

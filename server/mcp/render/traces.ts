@@ -40,6 +40,7 @@ export function renderSearchHits(hits: TTraceSearchHit[], labels: TTraceLabels[]
     const env = environmentOf(t);
     if (env) facts.push(`environment ${env}`);
     if (t.testRunId) facts.push(`replay of ${t.originalTraceId ?? "unknown"} in experiment ${t.testRunId}`);
+    if (!t.faithful) facts.push(`not faithful (${t.captureIssues.join(", ")}): replay by limit skips it`);
     lines.push(`  ${facts.join(" · ")}`);
     lines.push(`  Tokens: ${tokensText(t.tokens)} · Model: ${t.model ?? "n/a"} · Spans: ${t.spanCount}`);
     lines.push(`  ${labelLine(label)}`);

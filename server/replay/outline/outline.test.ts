@@ -71,7 +71,7 @@ describe("outlines", () => {
       row("off", "root", 20, { contentOffBySimulationPlan: true }),
     ];
     const outline = toTraceOutline({ id: "t", name: null, status: "completed", traceFunctionKey: "fn" }, rows, {
-      spanCount: 3, durationMs: 100, tokens: null, model: null,
+      spanCount: 3, durationMs: 100, tokens: null, model: null, faithful: true, captureIssues: [],
     });
     expect(outline).toMatchObject({ traceId: "t", spanCount: 3, durationMs: 100, status: "completed" });
     expect(outline.spans).toHaveLength(1);

@@ -1,6 +1,7 @@
 // Replay items (http-interface.md "Replay item"; wire-facts §9.2): one per original trace, with every id
 // alias and metric alias the SDKs read, so SDKs of either naming work unchanged.
 import type { Database } from "../../db/client.ts";
+import { describeUnfaithful } from "../../traces/faithful.ts";
 import { getTraceMetrics } from "../../traces/traces.service.ts";
 import { selectRootSpans } from "./selection.queries.ts";
 import { selectItemTraces } from "./selection.queries.ts";
@@ -47,6 +48,8 @@ export async function buildItems(db: Database, organizationId: string, traceIds:
       originalModel: m?.model ?? null,
       model: m?.model ?? null,
       ingestionType: trace.ingestionType,
+      faithful: m?.faithful ?? true,
+      ...(m && !m.faithful ? { unfaithfulReason: describeUnfaithful(m.captureIssues) } : {}),
       dbSnapshotRef: null,
       ...(o.includeDbBranchLease ? { dbBranchLeaseError: leaseError(trace.ingestionType) } : {}),
       ...(o.includeOriginalMetadata ? { originalMetadata: isObject(trace.metadata) ? trace.metadata : {} } : {}),

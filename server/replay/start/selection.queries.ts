@@ -1,11 +1,13 @@
 // Reads that choose what a replay replays. Every query filters by organization.
 import type { Prisma } from "../../db/client.ts";
 import { empty, sql, type SqlClient } from "../../db/sql.ts";
+import { traceIsUnfaithful } from "../../traces/faithful.ts";
 
 /**
- * The most recently started completed (or failed), non-dropped, non-replay traces of a trace function
- * (decisions.md, Precise rules), optionally only those with an active assertion. Raw SQL for the EXISTS on
- * assertions, which has no Prisma relation to traces.
+ * The most recently started completed (or failed), non-dropped, non-replay, faithful traces of a trace function
+ * (decisions.md, Precise rules; a trimmed or degraded recording is not replayed as faithful, docs/sdk-transport.md
+ * rule 6), optionally only those with an active assertion. Raw SQL for the EXISTS on spans and assertions, which
+ * have no Prisma relation to traces.
  */
 export async function selectRecentTraceIds(
   db: SqlClient,
@@ -18,7 +20,8 @@ export async function selectRecentTraceIds(
   const rows = await db.query<{ id: string }>(sql`
     SELECT t.id::text AS id FROM traces t
     WHERE t.organization_id = ${f.organizationId}::uuid AND t.trace_function_key = ${f.traceFunctionKey}
-      AND t.status IN ('completed', 'failed') AND NOT t.dropped AND t.test_run_id IS NULL ${withAssertions}
+      AND t.status IN ('completed', 'failed') AND NOT t.dropped AND t.test_run_id IS NULL
+      AND NOT ${traceIsUnfaithful("t")} ${withAssertions}
     ORDER BY t.started_at DESC NULLS LAST, t.id DESC
     LIMIT ${f.limit}`);
   return rows.map((r) => r.id);

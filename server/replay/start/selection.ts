@@ -2,7 +2,9 @@
 // /api/sdk/replay/start", Limits; decisions.md Precise rules).
 // - `traceIds` and datasets (datasetId folded into datasetIds) select explicitly; `limit` is then ignored.
 //   Both together replay the union: the ids first, in the given order, then each dataset's members.
-// - Otherwise the `limit` (default 5) most recently started completed, non-dropped, non-replay traces.
+// - Otherwise the `limit` (default 5) most recently started completed, non-dropped, non-replay traces that are
+//   faithful recordings (no span trimmed by payload_budget or degraded by serialization_degraded); an explicit
+//   selection keeps such traces and its items say so (`faithful: false`, `unfaithfulReason`).
 // - Every id that cannot be used (unknown, another organization's, another trace function's, a dropped
 //   trace, an archived grader) makes the request a 400 that names each one, and nothing is created.
 import type { Database } from "../../db/client.ts";

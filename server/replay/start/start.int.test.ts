@@ -60,6 +60,36 @@ describe("replay/start", () => {
     expect(byDefault.body.items[0].originalTraceId).toBe(ids[6]);
   });
 
+  it("by limit skips unfaithful traces (payload_budget, serialization_degraded); traceIds and datasets keep them and say so", async () => {
+    const fn = "fn-faithful";
+    const faithful = await trace(fn, { startedAt: at(0) });
+    await createSpan(db(), org.organizationId, faithful, { name: "root", startedAt: at(0), errors: [{ source: "code", error: "an ordinary error", step: "tool" }] });
+    const trimmed = await trace(fn, { startedAt: at(1) });
+    await createSpan(db(), org.organizationId, trimmed, {
+      name: "root", startedAt: at(1), errors: [{ source: "sdk", step: "payload_budget", error: "trimmed rawSpan.span_data.input (9000000 bytes)" }],
+    });
+    const degraded = await trace(fn, { startedAt: at(2) });
+    const root = await createSpan(db(), org.organizationId, degraded, { name: "root", startedAt: at(2) });
+    await createSpan(db(), org.organizationId, degraded, {
+      parentSpanId: root.id, name: "tool", startedAt: at(2), errors: [{ source: "sdk", step: "serialization_degraded", error: "non-replayable: a function" }],
+    });
+
+    const byLimit = await start({ traceFunctionKey: fn, limit: 10 });
+    expect(byLimit.body.items.map((i: { originalTraceId: string }) => i.originalTraceId)).toEqual([faithful]);
+    expect(byLimit.body.items[0]).toMatchObject({ faithful: true });
+    expect(byLimit.body.items[0].unfaithfulReason).toBeUndefined();
+
+    const byIds = await start({ traceFunctionKey: fn, traceIds: [faithful, trimmed, degraded] });
+    expect(byIds.status).toBe(200);
+    const items = new Map(byIds.body.items.map((i: { originalTraceId: string }) => [i.originalTraceId, i]));
+    expect(items.get(faithful)).toMatchObject({ faithful: true });
+    expect(items.get(trimmed)).toMatchObject({ faithful: false, unfaithfulReason: expect.stringContaining("payload_budget") });
+    expect(items.get(degraded)).toMatchObject({ faithful: false, unfaithfulReason: expect.stringContaining("serialization_degraded") });
+
+    const byDataset = await start({ traceFunctionKey: fn, datasetIds: [await dataset(fn, [trimmed])] });
+    expect(byDataset.body.items).toEqual([expect.objectContaining({ originalTraceId: trimmed, faithful: false })]);
+  });
+
   it("answers both id namings, relative URLs and every item alias; records the experiment with the key's user", async () => {
     const fn = "fn-items";
     const id = await trace(fn, { startedAt: at(0), endedAt: at(2) });
@@ -77,7 +107,7 @@ describe("replay/start", () => {
     expect(res.body.items[0]).toEqual({
       externalSpanId: root.id, originalSpanId: root.id, sourceSpanId: root.id, originalTraceId: id, sourceTraceId: id,
       originalDurationMs: 120_000, durationMs: 120_000, originalTokens: tokens, tokens, originalModel: "gpt-x", model: "gpt-x",
-      ingestionType: "captured", dbSnapshotRef: null, dbBranchLeaseError: { code: "not_supported", message: expect.any(String) },
+      ingestionType: "captured", faithful: true, dbSnapshotRef: null, dbBranchLeaseError: { code: "not_supported", message: expect.any(String) },
     });
     expect(res.body.items[1]).toMatchObject({
       originalTraceId: seeded, externalSpanId: null, ingestionType: "seeded", originalTokens: null, originalModel: null,

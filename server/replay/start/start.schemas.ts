@@ -51,6 +51,13 @@ export const ZReplayItem = z.object({
   originalModel: z.string().nullable(),
   model: z.string().nullable(),
   ingestionType: z.string().nullable(),
+  /**
+   * False when the original was trimmed (payload_budget) or not captured exactly (serialization_degraded):
+   * selection by `limit` never picks such a trace; one named by `traceIds` or a dataset is replayed, and
+   * `unfaithfulReason` says why the replay may not reproduce it.
+   */
+  faithful: z.boolean(),
+  unfaithfulReason: z.string().optional(),
   dbSnapshotRef: z.null(),
   dbBranchLeaseError: ZLeaseError.optional(),
   originalMetadata: z.record(z.string(), z.unknown()).optional(),

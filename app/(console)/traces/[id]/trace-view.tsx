@@ -12,7 +12,7 @@ import { ErrorState, LoadingState } from "@/components/ui/states.tsx";
 import { JsonViewer } from "@/components/json-viewer.tsx";
 import { useTRPC } from "@/components/trpc/react.tsx";
 import type { RouterOutputs } from "@/components/trpc/types.ts";
-import { KindBadge, StatusBadge } from "../trace-badges.tsx";
+import { FaithfulBadge, KindBadge, StatusBadge } from "../trace-badges.tsx";
 import { SpanPanel } from "./span-panel.tsx";
 import { TraceAssertions } from "./trace-assertions.tsx";
 import { VerdictPanel } from "./verdict-panel.tsx";
@@ -35,7 +35,7 @@ export function TraceView({ id }: { id: string }) {
       <PageHeader
         title={trace.name || trace.traceFunctionKey || trace.id}
         description={<span className="font-mono text-xs">{trace.id}</span>}
-        actions={<><StatusBadge status={trace.status} /><KindBadge ingestionType={trace.ingestionType} testRunId={trace.testRunId} /></>}
+        actions={<><StatusBadge status={trace.status} /><KindBadge ingestionType={trace.ingestionType} testRunId={trace.testRunId} /><FaithfulBadge faithful={trace.faithful} captureIssues={trace.captureIssues} /></>}
       />
       <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="min-w-0 space-y-6">
@@ -75,6 +75,9 @@ function Facts({ data }: { data: TraceData }) {
     ["Tokens", t.tokens ? `${formatNumber(t.tokens.total)} (${formatNumber(t.tokens.input)} in, ${formatNumber(t.tokens.output)} out)` : "—"],
     ["Model", t.model ?? "—"],
     ["Source", sourceOf(data)],
+    ...(t.faithful
+      ? []
+      : [["Faithful", `No: ${t.captureIssues.join(", ")}. Some values were trimmed or not captured exactly, so a replay may not reproduce this trace; replays by limit skip it.`] as [string, React.ReactNode]]),
     ...(t.amendedAt ? [["Amended", `${formatDateTime(t.amendedAt)}: spans arrived after completion; graders ran again`] as [string, React.ReactNode]] : []),
     ["Session", t.sessionId ?? "—"],
     ["Replay of", t.originalTraceId ? <Link className="text-accent-700 hover:underline" href={`/traces/${t.originalTraceId}`}>{t.originalTraceId.slice(0, 8)}…</Link> : "—"],
