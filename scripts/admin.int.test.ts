@@ -5,6 +5,7 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../server/db/client.ts";
+import { processStart } from "../server/db/data-dir-lock.ts";
 import { authenticateApiKey } from "../server/auth/auth.service.ts";
 import { createEmptyPostgresDatabase, onPostgres } from "../test/harness.ts";
 
@@ -90,7 +91,8 @@ describe("admin CLI", () => {
 
   it.runIf(!onPostgres)("refuses to open the embedded database while another process holds it", () => {
     const lock = path.join(env.REPRISE_DATA_DIR, "reprise.pid");
-    fs.writeFileSync(lock, String(process.pid));
+    // This test process is alive and is the one the file names (pid and start time).
+    fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, start: processStart(process.pid), token: "test" }));
     try {
       const out = admin("create-api-key", "--email", "ops@example.com");
       expect(out.code).not.toBe(0);

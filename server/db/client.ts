@@ -1,12 +1,12 @@
 // Opens the database: PostgreSQL through the pg pool when a URL is given, else embedded PGlite.
 // Prisma (CRUD) and the raw SQL client (hot path, migrator) share one pool or one PGlite instance.
-import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client.ts";
+import { lockDataDir } from "./data-dir-lock.ts";
 import { createPgliteSql, createPgSql, type SqlDatabase } from "./sql.ts";
 
 export type Prisma = InstanceType<typeof PrismaClient>;
@@ -78,43 +78,4 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database
       releaseLock();
     },
   };
-}
-
-/**
- * PGlite is an in-process database: two processes opening one data directory would corrupt it.
- * A pid file makes the second opener (a second server, or the admin CLI while the server runs) fail
- * with a message saying what to do.
- */
-function lockDataDir(dir: string): () => void {
-  fs.mkdirSync(dir, { recursive: true });
-  const lockFile = path.join(dir, "reprise.pid");
-  try {
-    const holder = Number(fs.readFileSync(lockFile, "utf8"));
-    if (holder && holder !== process.pid && isAlive(holder)) {
-      throw new Error(
-        `The embedded database in ${dir} is in use by process ${holder}. Stop that process first, or use PostgreSQL (DATABASE_URL) to run several processes.`,
-      );
-    }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-  }
-  fs.writeFileSync(lockFile, String(process.pid));
-  const release = () => {
-    try {
-      if (fs.readFileSync(lockFile, "utf8") === String(process.pid)) fs.unlinkSync(lockFile);
-    } catch {
-      /* already gone */
-    }
-  };
-  process.once("exit", release);
-  return release;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
