@@ -57,7 +57,7 @@ describe("admin CLI", () => {
     created = JSON.parse(out.stdout);
     expect(Object.keys(created).sort()).toEqual(["apiKey", "organizationId", "userId"]);
     expect(created.apiKey).toMatch(/^rp_[A-Za-z0-9_-]{32,}$/);
-    const auth = await withDb((db) => authenticateApiKey(db.sql, `Bearer ${created.apiKey}`));
+    const auth = await withDb((db) => authenticateApiKey(db, `Bearer ${created.apiKey}`));
     expect(auth).toMatchObject({ organizationId: created.organizationId, userId: created.userId });
   });
 
@@ -73,7 +73,7 @@ describe("admin CLI", () => {
     expect(out.code).toBe(0);
     const { apiKey, ...rest } = JSON.parse(out.stdout);
     expect(rest).toEqual({});
-    const auth = await withDb((db) => authenticateApiKey(db.sql, `Bearer ${apiKey}`));
+    const auth = await withDb((db) => authenticateApiKey(db, `Bearer ${apiKey}`));
     expect(auth.userId).toBe(created.userId);
   });
 

@@ -6,7 +6,7 @@ import { migrate } from "../server/db/migrator.ts";
 import { getEnv } from "../server/env.ts";
 import { AppError } from "../server/errors.ts";
 import { createApiKeyForEmail, createOrganization } from "../server/auth/auth.service.ts";
-import type { Prisma } from "../server/db/client.ts";
+import type { Database } from "../server/db/client.ts";
 import { z } from "zod";
 
 const USAGE = `Usage: npm run --silent admin -- <command> [options]
@@ -21,16 +21,16 @@ Commands:
 Storage: DATABASE_URL (PostgreSQL) when set, else the embedded database in REPRISE_DATA_DIR
 (default ./.data). With the embedded database, stop the server first.`;
 
-type Command = (prisma: Prisma, flags: Record<string, string | undefined>) => Promise<Record<string, unknown>>;
+type Command = (db: Database, flags: Record<string, string | undefined>) => Promise<Record<string, unknown>>;
 
 const commands: Record<string, Command> = {
-  "create-org": async (prisma, flags) => {
+  "create-org": async (db, flags) => {
     const { name, email, password } = required(flags, ["name", "email", "password"]);
-    return { ...(await createOrganization(prisma, { name, email, password })) };
+    return { ...(await createOrganization(db, { name, email, password })) };
   },
-  "create-api-key": async (prisma, flags) => {
+  "create-api-key": async (db, flags) => {
     const { email } = required(flags, ["email"]);
-    const { apiKey } = await createApiKeyForEmail(prisma, email, flags.name ?? "");
+    const { apiKey } = await createApiKeyForEmail(db, email, flags.name ?? "");
     return { apiKey };
   },
 };
@@ -60,7 +60,7 @@ async function main(argv: string[]): Promise<number> {
   const db = await openDatabase({ url: env.DATABASE_URL, dataDir: env.REPRISE_DATA_DIR, maxConnections: 2 });
   try {
     await migrate(db.sql);
-    const result = await command(db.prisma, values as Record<string, string | undefined>);
+    const result = await command(db, values as Record<string, string | undefined>);
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } finally {

@@ -29,7 +29,7 @@ export async function startServer(): Promise<void> {
   const db = await getDb();
   const applied = await migrate(db.sql);
   logger.info("database ready", { location: db.location, appliedMigrations: applied });
-  const init = await ensureInitialOrganization(db.prisma, {
+  const init = await ensureInitialOrganization(db, {
     orgName: env.REPRISE_INIT_ORG_NAME,
     email: env.REPRISE_INIT_USER_EMAIL,
     password: env.REPRISE_INIT_USER_PASSWORD,

@@ -89,7 +89,7 @@ export interface TestOrg {
 
 export async function createTestOrg(db: Database, name = "Test org"): Promise<TestOrg> {
   const email = `user-${randomUUID()}@example.com`;
-  const created = await createOrganization(db.prisma, { name, email, password: "correct horse battery" });
+  const created = await createOrganization(db, { name, email, password: "correct horse battery" });
   return { ...created, email };
 }
 

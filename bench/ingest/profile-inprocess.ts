@@ -11,7 +11,7 @@ const url = process.argv[2];
 const db = await openDatabase(url ? { url } : { dataDir: "memory://" });
 await migrate(db.sql);
 setDb(db);
-const { apiKey } = await createOrganization(db.prisma, { name: "bench", email: `b${Date.now()}@example.com`, password: "correct horse battery" });
+const { apiKey } = await createOrganization(db, { name: "bench", email: `b${Date.now()}@example.com`, password: "correct horse battery" });
 for (const encoding of ["json", "protobuf"] as Encoding[]) {
   const requests = Array.from({ length: 30 }, () => buildRequest(encoding, carriers(16, 7, 3600)));
   const t0 = performance.now();

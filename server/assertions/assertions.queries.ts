@@ -1,8 +1,6 @@
 // The only database access of the assertion feature. Every query filters by organization.
-import type { Prisma as PrismaClient } from "../db/client.ts";
+import type { DbClient } from "../db/client.ts";
 import { Prisma } from "../generated/prisma/client.ts";
-
-export type Client = PrismaClient | Prisma.TransactionClient;
 
 export const assertionSelect = {
   id: true,
@@ -50,55 +48,55 @@ function toData(f: AssertionFields) {
   };
 }
 
-export async function findTraceLineage(prisma: Client, organizationId: string, traceId: string) {
-  return prisma.trace.findUnique({
+export async function findTraceLineage(db: DbClient, organizationId: string, traceId: string) {
+  return db.prisma.trace.findUnique({
     where: { organizationId_id: { organizationId, id: traceId } },
     select: { id: true, originalTraceId: true },
   });
 }
 
-export async function findExistingTraceIds(prisma: Client, organizationId: string, ids: string[]) {
-  const rows = await prisma.trace.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true } });
+export async function findExistingTraceIds(db: DbClient, organizationId: string, ids: string[]) {
+  const rows = await db.prisma.trace.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true } });
   return new Set(rows.map((r) => r.id));
 }
 
-export function findActiveAssertionRows(prisma: Client, organizationId: string, traceIds: string[]): Promise<AssertionRow[]> {
-  return prisma.assertion.findMany({
+export function findActiveAssertionRows(db: DbClient, organizationId: string, traceIds: string[]): Promise<AssertionRow[]> {
+  return db.prisma.assertion.findMany({
     where: { organizationId, traceId: { in: traceIds }, archivedAt: null },
     select: assertionSelect,
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
 }
 
-export function findAssertionRowsById(prisma: Client, organizationId: string, ids: string[]): Promise<AssertionRow[]> {
-  return prisma.assertion.findMany({ where: { organizationId, id: { in: ids } }, select: assertionSelect });
+export function findAssertionRowsById(db: DbClient, organizationId: string, ids: string[]): Promise<AssertionRow[]> {
+  return db.prisma.assertion.findMany({ where: { organizationId, id: { in: ids } }, select: assertionSelect });
 }
 
 export function insertAssertions(
-  tx: Prisma.TransactionClient,
+  db: DbClient,
   rows: (AssertionFields & { id: string; organizationId: string; traceId: string; assertion: string; source: string; authorUserId: string })[],
 ) {
   // Reads order by (created_at, id); rows of one batch get created_at 1 ms apart so they keep the batch order.
   const base = Date.now();
-  return tx.assertion.createMany({
+  return db.prisma.assertion.createMany({
     data: rows.map((r, i) => ({ ...r, ...toData(r), createdAt: new Date(base + i), updatedAt: new Date(base + i) })),
   });
 }
 
 /** Edits an active assertion of the trace; 0 when it is gone, archived, or another trace's. */
 export async function updateActiveAssertion(
-  tx: Prisma.TransactionClient,
+  db: DbClient,
   where: { organizationId: string; traceId: string; id: string },
   fields: AssertionFields,
 ): Promise<number> {
-  const res = await tx.assertion.updateMany({ where: { ...where, archivedAt: null }, data: { ...fields, ...toData(fields), updatedAt: new Date() } });
+  const res = await db.prisma.assertion.updateMany({ where: { ...where, archivedAt: null }, data: { ...fields, ...toData(fields), updatedAt: new Date() } });
   return res.count;
 }
 
-export async function archiveAssertionRows(tx: Prisma.TransactionClient, organizationId: string, traceId: string, ids: string[], at: Date) {
-  return tx.assertion.updateMany({ where: { organizationId, traceId, id: { in: ids }, archivedAt: null }, data: { archivedAt: at, updatedAt: at } });
+export async function archiveAssertionRows(db: DbClient, organizationId: string, traceId: string, ids: string[], at: Date) {
+  return db.prisma.assertion.updateMany({ where: { organizationId, traceId, id: { in: ids }, archivedAt: null }, data: { archivedAt: at, updatedAt: at } });
 }
 
-export function findUsers(prisma: Client, organizationId: string, ids: string[]) {
-  return prisma.user.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true, email: true, name: true } });
+export function findUsers(db: DbClient, organizationId: string, ids: string[]) {
+  return db.prisma.user.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true, email: true, name: true } });
 }

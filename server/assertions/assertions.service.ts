@@ -1,10 +1,11 @@
 // Assertion use cases (http-interface.md "Assertion", "Assertions"; decisions.md "Assertions (decisions)").
 // Exported for the replay and console features: findEffectiveAssertions, saveAssertions, archiveAssertions.
+import type { DbClient } from "../db/client.ts";
 import type { Database } from "../db/client.ts";
 import { AppError, notFound } from "../errors.ts";
 import { isUuid, newId } from "../ids.ts";
 import * as q from "./assertions.queries.ts";
-import type { AssertionFields, AssertionRow, Client } from "./assertions.queries.ts";
+import type { AssertionFields, AssertionRow } from "./assertions.queries.ts";
 import type { TSaveAssertion, TSaveAssertionsBody, TTraceAssertion } from "./assertions.schemas.ts";
 
 /** How far up the replay lineage (traces.original_trace_id) inheritance looks. */
@@ -22,15 +23,15 @@ export interface EffectiveAssertions {
  * The active assertions that apply to a trace: its own, else (for a replay trace) its original's, up the
  * lineage (http-interface.md, GET …/assertions). null when the trace is not the organization's.
  */
-export async function findEffectiveAssertions(prisma: Client, organizationId: string, traceId: string): Promise<EffectiveAssertions | null> {
+export async function findEffectiveAssertions(db: DbClient, organizationId: string, traceId: string): Promise<EffectiveAssertions | null> {
   if (!isUuid(traceId)) return null;
-  let trace = await q.findTraceLineage(prisma, organizationId, traceId.toLowerCase());
+  let trace = await q.findTraceLineage(db, organizationId, traceId.toLowerCase());
   if (!trace) return null;
   const start = trace.id;
   for (let depth = 0; trace && depth < MAX_LINEAGE; depth++) {
-    const assertions = await q.findActiveAssertionRows(prisma, organizationId, [trace.id]);
+    const assertions = await q.findActiveAssertionRows(db, organizationId, [trace.id]);
     if (assertions.length > 0) return { assertions, inheritedFrom: trace.id === start ? null : trace.id };
-    trace = trace.originalTraceId ? await q.findTraceLineage(prisma, organizationId, trace.originalTraceId) : null;
+    trace = trace.originalTraceId ? await q.findTraceLineage(db, organizationId, trace.originalTraceId) : null;
   }
   return { assertions: [], inheritedFrom: null };
 }
@@ -39,21 +40,21 @@ export async function findEffectiveAssertions(prisma: Client, organizationId: st
  * The trace and its replay ancestors (traces.original_trace_id), nearest first; [] when the trace is not
  * the organization's. An assertion of any of them applies to the trace (labels validate against this).
  */
-export async function findTraceLineageIds(prisma: Client, organizationId: string, traceId: string): Promise<string[]> {
+export async function findTraceLineageIds(db: DbClient, organizationId: string, traceId: string): Promise<string[]> {
   const ids: string[] = [];
-  let trace = isUuid(traceId) ? await q.findTraceLineage(prisma, organizationId, traceId.toLowerCase()) : null;
+  let trace = isUuid(traceId) ? await q.findTraceLineage(db, organizationId, traceId.toLowerCase()) : null;
   while (trace && ids.length < MAX_LINEAGE && !ids.includes(trace.id)) {
     ids.push(trace.id);
-    trace = trace.originalTraceId ? await q.findTraceLineage(prisma, organizationId, trace.originalTraceId) : null;
+    trace = trace.originalTraceId ? await q.findTraceLineage(db, organizationId, trace.originalTraceId) : null;
   }
   return ids;
 }
 
 /** GET /api/sdk/traces/{traceId}/assertions: a trace of another organization is a 404. */
 export async function getTraceAssertions(db: Database, organizationId: string, traceId: string) {
-  const found = await findEffectiveAssertions(db.prisma, organizationId, traceId);
+  const found = await findEffectiveAssertions(db, organizationId, traceId);
   if (!found) throw notFound("Trace");
-  return { assertions: await toAssertionResponses(db.prisma, organizationId, found.assertions), inheritedFrom: found.inheritedFrom };
+  return { assertions: await toAssertionResponses(db, organizationId, found.assertions), inheritedFrom: found.inheritedFrom };
 }
 
 /**
@@ -63,7 +64,7 @@ export async function getTraceAssertions(db: Database, organizationId: string, t
  */
 export async function saveAssertions(db: Database, auth: { organizationId: string; userId: string }, body: TSaveAssertionsBody) {
   const { organizationId } = auth;
-  const ids = await db.prisma.$transaction(async (tx) => {
+  const ids = await db.transaction(async (tx) => {
     const known = await q.findExistingTraceIds(tx, organizationId, body.updates.map((u) => u.traceId));
     const missing = body.updates.find((u) => !known.has(u.traceId));
     if (missing) throw notFound(`Trace ${missing.traceId}`);
@@ -85,9 +86,9 @@ export async function saveAssertions(db: Database, auth: { organizationId: strin
     if (created.length > 0) await q.insertAssertions(tx, created);
     return saved;
   }, TX_OPTIONS);
-  const rows = await q.findAssertionRowsById(db.prisma, organizationId, ids);
+  const rows = await q.findAssertionRowsById(db, organizationId, ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
-  return { assertions: await toAssertionResponses(db.prisma, organizationId, ids.map((id) => byId.get(id)!)) };
+  return { assertions: await toAssertionResponses(db, organizationId, ids.map((id) => byId.get(id)!)) };
 }
 
 /**
@@ -96,10 +97,10 @@ export async function saveAssertions(db: Database, auth: { organizationId: strin
  * assertion of this trace is a 400 and nothing is archived.
  */
 export async function archiveAssertions(db: Database, organizationId: string, traceId: string, assertionIds: string[]) {
-  if (!isUuid(traceId) || !(await q.findTraceLineage(db.prisma, organizationId, traceId.toLowerCase()))) throw notFound("Trace");
+  if (!isUuid(traceId) || !(await q.findTraceLineage(db, organizationId, traceId.toLowerCase()))) throw notFound("Trace");
   const trace = traceId.toLowerCase();
   const ids = [...new Set(assertionIds)];
-  await db.prisma.$transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     const rows = await q.findAssertionRowsById(tx, organizationId, ids);
     const ofTrace = new Set(rows.filter((r) => r.traceId === trace).map((r) => r.id));
     const stranger = ids.find((id) => !ofTrace.has(id));
@@ -127,9 +128,9 @@ function toFields(e: TSaveAssertion): AssertionFields {
   };
 }
 
-export async function toAssertionResponses(prisma: Client, organizationId: string, rows: AssertionRow[]): Promise<TTraceAssertion[]> {
+export async function toAssertionResponses(db: DbClient, organizationId: string, rows: AssertionRow[]): Promise<TTraceAssertion[]> {
   const userIds = [...new Set(rows.flatMap((r) => [r.authorUserId, r.approvedByUserId]).filter((id): id is string => !!id))];
-  const users = new Map((userIds.length ? await q.findUsers(prisma, organizationId, userIds) : []).map((u) => [u.id, { id: u.id, email: u.email, fullName: u.name }]));
+  const users = new Map((userIds.length ? await q.findUsers(db, organizationId, userIds) : []).map((u) => [u.id, { id: u.id, email: u.email, fullName: u.name }]));
   const user = (id: string | null) => (id ? (users.get(id) ?? { id, email: null, fullName: null }) : null);
   return rows.map((r) => ({
     id: r.id,

@@ -1,10 +1,8 @@
 // Reads of who an API key acts as: its organization, its user and the organization's members.
-import type { Prisma } from "../db/client.ts";
+import type { DbClient } from "../db/client.ts";
 
-type Db = Pick<Prisma, "apiKey" | "user" | "organization">;
-
-export const selectApiKeyContext = (db: Db, apiKeyId: string) =>
-  db.apiKey.findUnique({
+export const selectApiKeyContext = (db: DbClient, apiKeyId: string) =>
+  db.prisma.apiKey.findUnique({
     where: { id: apiKeyId },
     select: {
       id: true,
@@ -16,5 +14,5 @@ export const selectApiKeyContext = (db: Db, apiKeyId: string) =>
     },
   });
 
-export const selectMembers = (db: Db, organizationId: string) =>
-  db.user.findMany({ where: { organizationId }, select: { id: true, email: true, name: true }, orderBy: [{ email: "asc" }] });
+export const selectMembers = (db: DbClient, organizationId: string) =>
+  db.prisma.user.findMany({ where: { organizationId }, select: { id: true, email: true, name: true }, orderBy: [{ email: "asc" }] });

@@ -1,6 +1,6 @@
 // Who an API key acts as, and who else belongs to its organization (the MCP account tools; the key's
 // organization scopes everything it reads and writes).
-import type { Prisma } from "../db/client.ts";
+import type { DbClient } from "../db/client.ts";
 import { notFound } from "../errors.ts";
 import * as q from "./account.queries.ts";
 import type { TAuthContext } from "./auth.schemas.ts";
@@ -11,8 +11,8 @@ export interface TApiKeyContext {
   apiKey: { id: string; name: string; prefix: string; createdAt: string };
 }
 
-export async function getApiKeyContext(prisma: Prisma, auth: TAuthContext): Promise<TApiKeyContext> {
-  const row = await q.selectApiKeyContext(prisma, auth.apiKeyId);
+export async function getApiKeyContext(db: DbClient, auth: TAuthContext): Promise<TApiKeyContext> {
+  const row = await q.selectApiKeyContext(db, auth.apiKeyId);
   if (!row || row.organization.id !== auth.organizationId) throw notFound("API key");
   return {
     organization: row.organization,
@@ -21,6 +21,6 @@ export async function getApiKeyContext(prisma: Prisma, auth: TAuthContext): Prom
   };
 }
 
-export async function findOrganizationMembers(prisma: Prisma, organizationId: string) {
-  return q.selectMembers(prisma, organizationId);
+export async function findOrganizationMembers(db: DbClient, organizationId: string) {
+  return q.selectMembers(db, organizationId);
 }

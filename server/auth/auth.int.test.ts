@@ -34,7 +34,7 @@ describe("API keys", () => {
   });
 
   it("answers 401 for a revoked key", async () => {
-    const { apiKey, id } = await createApiKeyForEmail(db().prisma, org.email, "to revoke");
+    const { apiKey, id } = await createApiKeyForEmail(db(), org.email, "to revoke");
     expect((await call(getWhoami, { apiKey })).status).toBe(200);
     await db().prisma.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
     expect((await call(getWhoami, { apiKey })).status).toBe(401);
@@ -48,7 +48,7 @@ describe("API keys", () => {
   it("creates the first organization from the REPRISE_INIT_* settings once", async () => {
     // This database already has an organization, so the first run must leave it alone.
     const settings = { orgName: "Init", email: "init@example.com", password: "longenough", apiKey: `rp_${"b".repeat(40)}` };
-    expect(await ensureInitialOrganization(db().prisma, settings)).toBe("exists");
-    expect(await ensureInitialOrganization(db().prisma, { orgName: "x" })).toBe("not-configured");
+    expect(await ensureInitialOrganization(db(), settings)).toBe("exists");
+    expect(await ensureInitialOrganization(db(), { orgName: "x" })).toBe("not-configured");
   });
 });

@@ -1,7 +1,6 @@
 // Organizations, users and API keys: used by the REST layer (authenticate), the admin CLI and
 // the headless first run. Dependencies come in as parameters (STYLE.md, Boundaries).
-import type { Prisma } from "../db/client.ts";
-import type { SqlClient } from "../db/sql.ts";
+import type { Database, DbClient } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from "./api-key.ts";
@@ -15,7 +14,7 @@ const unauthorized = (message: string) => new AppError("unauthorized", message);
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 /** Resolves `Authorization: Bearer <key>` to the key's organization and user, or throws 401. */
-export async function authenticateApiKey(db: SqlClient, authorization: string | null): Promise<TAuthContext> {
+export async function authenticateApiKey(db: DbClient, authorization: string | null): Promise<TAuthContext> {
   if (!authorization || authorization.trim() === "") {
     throw unauthorized("Missing API key: send it as 'Authorization: Bearer <API_KEY>'.");
   }
@@ -39,55 +38,44 @@ export interface CreatedOrganization {
 }
 
 /** Creates an organization with its first user and API key. A taken email is a 409. */
-export async function createOrganization(prisma: Prisma, input: TCreateOrganizationInput): Promise<CreatedOrganization> {
+export async function createOrganization(db: Database, input: TCreateOrganizationInput): Promise<CreatedOrganization> {
   const parsed = ZCreateOrganizationInput.parse(input);
   const apiKey = parsed.apiKey ?? generateApiKey();
   if (!isWellFormedApiKey(apiKey)) {
     throw new AppError("bad_request", "The API key must be 'rp_' followed by at least 32 letters, digits, '-' or '_'.");
   }
-  if (await q.findUserByEmail(prisma, parsed.email)) {
+  if (await q.findUserByEmail(db, parsed.email)) {
     throw new AppError("conflict", `A user with email ${parsed.email} already exists.`);
   }
-  if (await q.findApiKeyByHash(prisma, hashApiKey(apiKey))) {
+  if (await q.findApiKeyByHash(db, hashApiKey(apiKey))) {
     throw new AppError("conflict", "That API key is already registered.");
   }
   const organizationId = newId();
   const userId = newId();
   const passwordHash = await hashPassword(parsed.password);
-  await prisma.$transaction([
-    prisma.organization.create({ data: { id: organizationId, name: parsed.name } }),
-    prisma.user.create({ data: { id: userId, organizationId, email: parsed.email, passwordHash } }),
-    prisma.apiKey.create({
-      data: {
-        id: newId(),
-        organizationId,
-        userId,
-        name: "default",
-        prefix: displayPrefix(apiKey),
-        keyHash: hashApiKey(apiKey),
-      },
-    }),
-  ]);
+  await db.transaction(async (tx) => {
+    await q.insertOrganization(tx, { id: organizationId, name: parsed.name });
+    await q.insertUser(tx, { id: userId, organizationId, email: parsed.email, passwordHash });
+    await q.insertApiKey(tx, { id: newId(), organizationId, userId, name: "default", prefix: displayPrefix(apiKey), keyHash: hashApiKey(apiKey) });
+  });
   return { organizationId, userId, apiKey };
 }
 
 /** Creates a new API key for the user with this email; the key is returned once and never stored. */
-export async function createApiKeyForEmail(prisma: Prisma, email: string, name = ""): Promise<{ apiKey: string; id: string }> {
-  const user = await q.findUserByEmail(prisma, ZEmail.parse(email));
+export async function createApiKeyForEmail(db: DbClient, email: string, name = ""): Promise<{ apiKey: string; id: string }> {
+  const user = await q.findUserByEmail(db, ZEmail.parse(email));
   if (!user) throw new AppError("not_found", `No user with email ${email}.`);
-  return createApiKeyForUser(prisma, { userId: user.id, organizationId: user.organizationId }, name);
+  return createApiKeyForUser(db, { userId: user.id, organizationId: user.organizationId }, name);
 }
 
 export async function createApiKeyForUser(
-  prisma: Prisma,
+  db: DbClient,
   user: { userId: string; organizationId: string },
   name = "",
 ): Promise<{ apiKey: string; id: string }> {
   const apiKey = generateApiKey();
   const id = newId();
-  await prisma.apiKey.create({
-    data: { id, organizationId: user.organizationId, userId: user.userId, name, prefix: displayPrefix(apiKey), keyHash: hashApiKey(apiKey) },
-  });
+  await q.insertApiKey(db, { id, organizationId: user.organizationId, userId: user.userId, name, prefix: displayPrefix(apiKey), keyHash: hashApiKey(apiKey) });
   return { apiKey, id };
 }
 
@@ -103,14 +91,14 @@ export interface InitialOrganizationSettings {
  * REPRISE_INIT_* values are set, create the first organization, user and key. Idempotent.
  */
 export async function ensureInitialOrganization(
-  prisma: Prisma,
+  db: Database,
   settings: InitialOrganizationSettings,
 ): Promise<"created" | "exists" | "not-configured"> {
   const { orgName, email, password, apiKey } = settings;
   if (!orgName || !email || !password) return "not-configured";
-  if ((await q.countOrganizations(prisma)) > 0) return "exists";
+  if ((await q.countOrganizations(db)) > 0) return "exists";
   try {
-    await createOrganization(prisma, { name: orgName, email, password, apiKey });
+    await createOrganization(db, { name: orgName, email, password, apiKey });
     return "created";
   } catch (error) {
     // Two instances starting together: the other one won the race (seen by the email check, or by the

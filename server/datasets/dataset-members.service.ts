@@ -2,8 +2,8 @@
 // partial acceptance in named lists instead of failing. Each change runs in one transaction under a lock
 // on the dataset row, so concurrent calls never double-report an id as added, and updated_at moves only
 // when membership changed.
+import type { DbClient } from "../db/client.ts";
 import type { Database } from "../db/client.ts";
-import type { Prisma } from "../generated/prisma/client.ts";
 import { notFound } from "../errors.ts";
 import { isUuid } from "../ids.ts";
 import { decodeCursor, encodeCursor } from "../shared/cursor.ts";
@@ -25,10 +25,10 @@ async function withLockedDataset<T>(
   db: Database,
   organizationId: string,
   datasetId: string,
-  change: (tx: Prisma.TransactionClient, dataset: Locked) => Promise<{ result: T; changed: boolean }>,
+  change: (tx: DbClient, dataset: Locked) => Promise<{ result: T; changed: boolean }>,
 ) {
   if (!isUuid(datasetId)) throw notFound("Dataset");
-  const result = await db.prisma.$transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     const dataset = await q.lockDataset(tx, organizationId, datasetId.toLowerCase());
     if (!dataset) throw notFound("Dataset");
     const out = await change(tx, dataset);
@@ -112,14 +112,14 @@ export async function findDatasetTraceIds(
   datasetId: string,
   query: TListDatasetTracesQuery = {},
 ): Promise<TDatasetTraceIdsResponse> {
-  if (!isUuid(datasetId) || !(await q.datasetExists(db.prisma, organizationId, datasetId))) throw notFound("Dataset");
+  if (!isUuid(datasetId) || !(await q.datasetExists(db, organizationId, datasetId))) throw notFound("Dataset");
   datasetId = datasetId.toLowerCase();
   if (query.limit === undefined && query.cursor === undefined) {
-    return { datasetId, traceIds: await q.findMemberTraceIds(db.prisma, datasetId, {}) };
+    return { datasetId, traceIds: await q.findMemberTraceIds(db, datasetId, {}) };
   }
   const limit = query.limit ?? DEFAULT_PAGE;
   const after = query.cursor ? decodeCursor(query.cursor, isTraceKey).t : undefined;
-  const rows = await q.findMemberTraceIds(db.prisma, datasetId, { after, limit: limit + 1 });
+  const rows = await q.findMemberTraceIds(db, datasetId, { after, limit: limit + 1 });
   const hasMore = rows.length > limit;
   const traceIds = rows.slice(0, limit);
   return { datasetId, traceIds, nextCursor: hasMore ? encodeCursor({ t: traceIds.at(-1) }) : null, hasMore };
@@ -131,6 +131,6 @@ function isTraceKey(v: unknown): v is { t: string } {
 
 /** Grader ids assigned to a dataset (for replay and re-runs); [] for a dataset of another organization. */
 export async function findDatasetGraderIds(db: Database, organizationId: string, datasetId: string): Promise<string[]> {
-  if (!isUuid(datasetId) || !(await q.datasetExists(db.prisma, organizationId, datasetId))) return [];
-  return q.findAssignedGraderIds(db.prisma, datasetId);
+  if (!isUuid(datasetId) || !(await q.datasetExists(db, organizationId, datasetId))) return [];
+  return q.findAssignedGraderIds(db, datasetId);
 }

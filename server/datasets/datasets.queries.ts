@@ -1,12 +1,10 @@
 // The only database access of the dataset feature. Prisma for CRUD; raw SQL for the upsert (a set-based
 // ON CONFLICT tells created from updated atomically), the row lock, and the keyset page, whose sort key
 // must keep updated_at's microseconds (a JS Date would round them and skip or repeat rows).
-import type { Prisma as PrismaClient } from "../db/client.ts";
+import type { DbClient } from "../db/client.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { empty, sql, type SqlClient } from "../db/sql.ts";
+import { empty, sql } from "../db/sql.ts";
 import { newId } from "../ids.ts";
-
-export type Client = PrismaClient | Prisma.TransactionClient;
 
 export interface DatasetRow {
   id: string;
@@ -30,10 +28,10 @@ export interface DatasetKey {
  * insert race update the winner's row. `xmax = 0` is true only for a freshly inserted row.
  */
 export async function upsertDatasetRow(
-  db: SqlClient,
+  db: DbClient,
   input: { organizationId: string; traceFunctionKey: string; name: string; description: string | null; keepDescription: boolean },
 ): Promise<{ id: string; created: boolean }> {
-  const rows = await db.query<{ id: string; created: boolean }>(sql`
+  const rows = await db.sql.query<{ id: string; created: boolean }>(sql`
     INSERT INTO datasets (id, organization_id, trace_function_key, name, description, created_at, updated_at)
     VALUES (${newId()}::uuid, ${input.organizationId}::uuid, ${input.traceFunctionKey}, ${input.name}, ${input.description}, now(), now())
     ON CONFLICT (organization_id, trace_function_key, name) DO UPDATE SET
@@ -45,7 +43,7 @@ export async function upsertDatasetRow(
 
 /** Datasets of one organization, newest update first, ties by id ascending (decisions.md). */
 export function selectDatasetRows(
-  db: SqlClient,
+  db: DbClient,
   f: { organizationId: string; id?: string; traceFunctionKey?: string; after?: DatasetKey; limit?: number },
 ): Promise<DatasetRow[]> {
   const byId = f.id ? sql`AND d.id = ${f.id}::uuid` : empty;
@@ -54,7 +52,7 @@ export function selectDatasetRows(
     ? sql`AND (d.updated_at < ${f.after.sortKey}::timestamptz OR (d.updated_at = ${f.after.sortKey}::timestamptz AND d.id > ${f.after.id}::uuid))`
     : empty;
   const limit = f.limit !== undefined ? sql`LIMIT ${f.limit}` : empty;
-  return db.query<DatasetRow>(sql`
+  return db.sql.query<DatasetRow>(sql`
     SELECT d.id, d.trace_function_key AS "traceFunctionKey", d.name, d.description,
            d.created_at AS "createdAt", d.updated_at AS "updatedAt", d.updated_at::text AS "sortKey",
            (SELECT count(*) FROM dataset_traces t WHERE t.dataset_id = d.id)::int AS "traceCount"
@@ -65,8 +63,8 @@ export function selectDatasetRows(
 }
 
 /** Graders assigned to the given datasets, by name. */
-export function findAssignedGraders(prisma: Client, organizationId: string, datasetIds: string[]) {
-  return prisma.datasetGrader.findMany({
+export function findAssignedGraders(db: DbClient, organizationId: string, datasetIds: string[]) {
+  return db.prisma.datasetGrader.findMany({
     where: { datasetId: { in: datasetIds }, grader: { organizationId } },
     select: { datasetId: true, grader: { select: { id: true, name: true } } },
     orderBy: [{ grader: { name: "asc" } }, { graderId: "asc" }],
@@ -75,26 +73,26 @@ export function findAssignedGraders(prisma: Client, organizationId: string, data
 
 /** Locks the dataset row for a membership change, so concurrent changes of one dataset serialise. */
 export async function lockDataset(
-  tx: Prisma.TransactionClient,
+  db: DbClient,
   organizationId: string,
   id: string,
 ): Promise<{ id: string; traceFunctionKey: string } | undefined> {
-  const rows = await tx.$queryRaw<{ id: string; traceFunctionKey: string }[]>(sql`
+  const rows = await db.sql.query<{ id: string; traceFunctionKey: string }>(sql`
     SELECT id, trace_function_key AS "traceFunctionKey" FROM datasets
     WHERE organization_id = ${organizationId}::uuid AND id = ${id}::uuid FOR UPDATE`);
   return rows[0];
 }
 
-export function touchDataset(tx: Prisma.TransactionClient, id: string) {
-  return tx.$executeRaw(sql`UPDATE datasets SET updated_at = now() WHERE id = ${id}::uuid`);
+export function touchDataset(db: DbClient, id: string) {
+  return db.sql.query(sql`UPDATE datasets SET updated_at = now() WHERE id = ${id}::uuid`);
 }
 
-export async function datasetExists(prisma: Client, organizationId: string, id: string): Promise<boolean> {
-  return (await prisma.dataset.count({ where: { organizationId, id } })) > 0;
+export async function datasetExists(db: DbClient, organizationId: string, id: string): Promise<boolean> {
+  return (await db.prisma.dataset.count({ where: { organizationId, id } })) > 0;
 }
 
-export async function findMemberTraceIds(prisma: Client, datasetId: string, f: { traceIds?: string[]; after?: string; limit?: number }) {
-  const rows = await prisma.datasetTrace.findMany({
+export async function findMemberTraceIds(db: DbClient, datasetId: string, f: { traceIds?: string[]; after?: string; limit?: number }) {
+  const rows = await db.prisma.datasetTrace.findMany({
     where: { datasetId, traceId: { ...(f.traceIds ? { in: f.traceIds } : {}), ...(f.after ? { gt: f.after } : {}) } },
     select: { traceId: true },
     orderBy: { traceId: "asc" },
@@ -104,33 +102,33 @@ export async function findMemberTraceIds(prisma: Client, datasetId: string, f: {
 }
 
 /** Trace ids among `ids` that belong to the organization and the trace function. */
-export async function findTraceIdsOfFunction(prisma: Client, organizationId: string, traceFunctionKey: string, ids: string[]) {
-  const rows = await prisma.trace.findMany({
+export async function findTraceIdsOfFunction(db: DbClient, organizationId: string, traceFunctionKey: string, ids: string[]) {
+  const rows = await db.prisma.trace.findMany({
     where: { organizationId, traceFunctionKey, id: { in: ids } },
     select: { id: true },
   });
   return new Set(rows.map((r) => r.id));
 }
 
-export function insertMembers(tx: Prisma.TransactionClient, organizationId: string, datasetId: string, traceIds: string[]) {
-  return tx.datasetTrace.createMany({ data: traceIds.map((traceId) => ({ datasetId, organizationId, traceId })) });
+export function insertMembers(db: DbClient, organizationId: string, datasetId: string, traceIds: string[]) {
+  return db.prisma.datasetTrace.createMany({ data: traceIds.map((traceId) => ({ datasetId, organizationId, traceId })) });
 }
 
-export function deleteMembers(tx: Prisma.TransactionClient, datasetId: string, traceIds: string[]) {
-  return tx.datasetTrace.deleteMany({ where: { datasetId, traceId: { in: traceIds } } });
+export function deleteMembers(db: DbClient, datasetId: string, traceIds: string[]) {
+  return db.prisma.datasetTrace.deleteMany({ where: { datasetId, traceId: { in: traceIds } } });
 }
 
 /** Active graders among `ids` of the organization and trace function (only these may be assigned). */
-export async function findAssignableGraderIds(prisma: Client, organizationId: string, traceFunctionKey: string, ids: string[]) {
-  const rows = await prisma.grader.findMany({
+export async function findAssignableGraderIds(db: DbClient, organizationId: string, traceFunctionKey: string, ids: string[]) {
+  const rows = await db.prisma.grader.findMany({
     where: { organizationId, traceFunctionKey, status: "active", id: { in: ids } },
     select: { id: true },
   });
   return new Set(rows.map((r) => r.id));
 }
 
-export async function findAssignedGraderIds(prisma: Client, datasetId: string, ids?: string[]) {
-  const rows = await prisma.datasetGrader.findMany({
+export async function findAssignedGraderIds(db: DbClient, datasetId: string, ids?: string[]) {
+  const rows = await db.prisma.datasetGrader.findMany({
     where: { datasetId, ...(ids ? { graderId: { in: ids } } : {}) },
     select: { graderId: true },
     orderBy: { graderId: "asc" },
@@ -138,11 +136,11 @@ export async function findAssignedGraderIds(prisma: Client, datasetId: string, i
   return rows.map((r) => r.graderId);
 }
 
-export function insertGraderAssignments(tx: Prisma.TransactionClient, datasetId: string, graderIds: string[]) {
-  return tx.datasetGrader.createMany({ data: graderIds.map((graderId) => ({ datasetId, graderId })) });
+export function insertGraderAssignments(db: DbClient, datasetId: string, graderIds: string[]) {
+  return db.prisma.datasetGrader.createMany({ data: graderIds.map((graderId) => ({ datasetId, graderId })) });
 }
 
-export function deleteGraderAssignments(tx: Prisma.TransactionClient, datasetId: string, graderIds: string[]) {
-  return tx.datasetGrader.deleteMany({ where: { datasetId, graderId: { in: graderIds } } });
+export function deleteGraderAssignments(db: DbClient, datasetId: string, graderIds: string[]) {
+  return db.prisma.datasetGrader.deleteMany({ where: { datasetId, graderId: { in: graderIds } } });
 }
 

@@ -15,7 +15,7 @@ export async function upsertDataset(db: Database, organizationId: string, input:
   const keepDescription = input.description === undefined;
   // "" clears the description (decisions.md); store no description rather than an empty one.
   const description = input.description ? input.description : null;
-  const { id, created } = await q.upsertDatasetRow(db.sql, {
+  const { id, created } = await q.upsertDatasetRow(db, {
     organizationId,
     traceFunctionKey: input.traceFunctionKey,
     name: input.name,
@@ -27,7 +27,7 @@ export async function upsertDataset(db: Database, organizationId: string, input:
 
 /** One dataset of the organization; another organization's id (or a malformed one) is a 404. */
 export async function getDataset(db: Database, organizationId: string, id: string): Promise<TDataset> {
-  const rows = isUuid(id) ? await q.selectDatasetRows(db.sql, { organizationId, id }) : [];
+  const rows = isUuid(id) ? await q.selectDatasetRows(db, { organizationId, id }) : [];
   if (rows.length === 0) throw notFound("Dataset");
   return (await toDatasetResponses(db, organizationId, rows))[0];
 }
@@ -40,11 +40,11 @@ export async function getDataset(db: Database, organizationId: string, id: strin
 export async function findDatasets(db: Database, organizationId: string, query: TListDatasetsQuery): Promise<TListDatasetsResponse> {
   const filter = { organizationId, traceFunctionKey: query.traceFunctionKey };
   if (query.limit === undefined && query.cursor === undefined) {
-    return { datasets: await toDatasetResponses(db, organizationId, await q.selectDatasetRows(db.sql, filter)) };
+    return { datasets: await toDatasetResponses(db, organizationId, await q.selectDatasetRows(db, filter)) };
   }
   const limit = query.limit ?? DEFAULT_PAGE;
   const after = query.cursor ? decodeCursor(query.cursor, isDatasetKey) : undefined;
-  const rows = await q.selectDatasetRows(db.sql, { ...filter, after, limit: limit + 1 });
+  const rows = await q.selectDatasetRows(db, { ...filter, after, limit: limit + 1 });
   const hasMore = rows.length > limit;
   const page = rows.slice(0, limit);
   const last = page.at(-1);
@@ -68,7 +68,7 @@ const PG_TIMESTAMPTZ = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2
 
 async function toDatasetResponses(db: Database, organizationId: string, rows: DatasetRow[]): Promise<TDataset[]> {
   if (rows.length === 0) return [];
-  const assigned = await q.findAssignedGraders(db.prisma, organizationId, rows.map((r) => r.id));
+  const assigned = await q.findAssignedGraders(db, organizationId, rows.map((r) => r.id));
   return rows.map((r) => ({
     id: r.id,
     traceFunctionKey: r.traceFunctionKey,

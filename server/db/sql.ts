@@ -37,8 +37,9 @@ export interface SqlDatabase extends SqlClient {
   close(): Promise<void>;
 }
 
-export function createPgSql(pool: pg.Pool): SqlDatabase {
-  const clientOf = (c: pg.Pool | pg.PoolClient): SqlClient => ({
+/** The SQL client of a pool or of one checked-out connection (a transaction's). */
+export function pgSqlClient(c: pg.Pool | pg.PoolClient): SqlClient {
+  return {
     async query<R>(statement: Sql, options?: { prepareAs?: string }) {
       const values = statement.values as unknown[];
       const res = options?.prepareAs
@@ -49,7 +50,11 @@ export function createPgSql(pool: pg.Pool): SqlDatabase {
     async exec(script: string) {
       await c.query(script);
     },
-  });
+  };
+}
+
+export function createPgSql(pool: pg.Pool): SqlDatabase {
+  const clientOf = pgSqlClient;
   return {
     kind: "postgres",
     ...clientOf(pool),
@@ -73,8 +78,9 @@ export function createPgSql(pool: pg.Pool): SqlDatabase {
   };
 }
 
-export function createPgliteSql(db: PGlite): SqlDatabase {
-  const clientOf = (c: PGlite | Transaction): SqlClient => ({
+/** The SQL client of a PGlite instance or of one of its transactions. */
+export function pgliteSqlClient(c: PGlite | Transaction): SqlClient {
+  return {
     async query<R>(statement: Sql) {
       const res = await c.query<R>(statement.text, statement.values as unknown[]);
       return res.rows;
@@ -82,7 +88,11 @@ export function createPgliteSql(db: PGlite): SqlDatabase {
     async exec(script: string) {
       await c.exec(script);
     },
-  });
+  };
+}
+
+export function createPgliteSql(db: PGlite): SqlDatabase {
+  const clientOf = pgliteSqlClient;
   return {
     kind: "pglite",
     ...clientOf(db),

@@ -11,7 +11,7 @@ import type { TFunction, TFunctionCreate } from "./functions.schemas.ts";
  * providers, when given) changed. `created` is false for an existing name (decisions.md "Precise rules").
  */
 export async function createFunction(db: Database, organizationId: string, input: TFunctionCreate): Promise<{ function: TFunction; created: boolean }> {
-  return db.sql.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const created = await q.insertFunctionIfMissing(tx, organizationId, newId(), input.name);
     const functionId = await q.lockFunctionByName(tx, organizationId, input.name);
     const latest = await q.selectLatestVersion(tx, functionId);
@@ -32,13 +32,13 @@ export async function createFunction(db: Database, organizationId: string, input
 
 /** The function of that name with its latest version, or null (the SDK then raises "not found"). */
 export async function findFunctionByName(db: Database, organizationId: string, name: string): Promise<TFunction | null> {
-  const row = await q.selectFunctionByName(db.prisma, organizationId, name);
+  const row = await q.selectFunctionByName(db, organizationId, name);
   return row ? toFunctionResponse(row) : null;
 }
 
 /** The function with that id (functions/{id}/traces checks it exists); unknown or foreign is a 404. */
 export async function getFunction(db: Database, organizationId: string, id: string): Promise<TFunction> {
-  const row = isUuid(id) ? await q.selectFunctionById(db.prisma, organizationId, id) : null;
+  const row = isUuid(id) ? await q.selectFunctionById(db, organizationId, id) : null;
   const fn = row ? toFunctionResponse(row) : null;
   if (!fn) throw notFound(`Function ${id}`);
   return fn;

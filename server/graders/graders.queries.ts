@@ -1,4 +1,5 @@
 // The only database access of the Graders API. Every query filters by organization.
+import type { DbClient } from "../db/client.ts";
 import type { Database } from "../db/client.ts";
 import { sql } from "../db/sql.ts";
 
@@ -36,7 +37,7 @@ const COLUMNS = sql`id, organization_id AS "organizationId", trace_function_key 
  * Creates or updates by (organization, traceFunctionKey, name) in one statement, so concurrent
  * requests create one grader. Omitted status/live keep the stored values (defaults on create).
  */
-export async function upsertGraderRow(db: Database, organizationId: string, id: string, g: GraderWrite): Promise<GraderRow & { created: boolean }> {
+export async function upsertGraderRow(db: DbClient, organizationId: string, id: string, g: GraderWrite): Promise<GraderRow & { created: boolean }> {
   const [row] = await db.sql.query<GraderRow & { created: boolean }>(sql`
     INSERT INTO graders (id, organization_id, trace_function_key, name, kind, config, status, live)
     VALUES (${id}::uuid, ${organizationId}::uuid, ${g.traceFunctionKey}, ${g.name}, ${g.kind}, ${JSON.stringify(g.config)}::jsonb,
@@ -52,7 +53,7 @@ export async function upsertGraderRow(db: Database, organizationId: string, id: 
 }
 
 /** Edits one grader of the organization; null when it is not theirs (or does not exist). */
-export async function updateGraderRow(db: Database, organizationId: string, id: string, g: GraderWrite): Promise<GraderRow | null> {
+export async function updateGraderRow(db: DbClient, organizationId: string, id: string, g: GraderWrite): Promise<GraderRow | null> {
   const [row] = await db.sql.query<GraderRow>(sql`
     UPDATE graders SET
       trace_function_key = ${g.traceFunctionKey}, name = ${g.name}, kind = ${g.kind}, config = ${JSON.stringify(g.config)}::jsonb,
@@ -62,7 +63,7 @@ export async function updateGraderRow(db: Database, organizationId: string, id: 
   return row ?? null;
 }
 
-export function findGraderRows(db: Database, organizationId: string, traceFunctionKey?: string): Promise<GraderRow[]> {
+export function findGraderRows(db: DbClient, organizationId: string, traceFunctionKey?: string): Promise<GraderRow[]> {
   return db.prisma.grader.findMany({
     where: { organizationId, ...(traceFunctionKey !== undefined ? { traceFunctionKey } : {}) },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
@@ -70,6 +71,6 @@ export function findGraderRows(db: Database, organizationId: string, traceFuncti
   });
 }
 
-export function findGraderRowsByIds(db: Database, organizationId: string, ids: string[]): Promise<GraderRow[]> {
+export function findGraderRowsByIds(db: DbClient, organizationId: string, ids: string[]): Promise<GraderRow[]> {
   return db.prisma.grader.findMany({ where: { organizationId, id: { in: ids } }, select: graderSelect });
 }

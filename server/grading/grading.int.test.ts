@@ -78,11 +78,11 @@ describe("live grading", () => {
 
   /** What the completion transaction does (http-interface.md, "Trace completion"): once, under a lock. */
   async function complete(traceId: string) {
-    await db().sql.transaction(async (tx) => {
-      const done = await tx.query(sql`UPDATE traces SET status = 'completed', completed_at = now()
+    await db().transaction(async (tx) => {
+      const done = await tx.sql.query(sql`UPDATE traces SET status = 'completed', completed_at = now()
         WHERE organization_id = ${org.organizationId}::uuid AND id = ${traceId}::uuid AND status = 'pending' RETURNING id`);
       if (done.length === 0) return;
-      await tx.query(sql`INSERT INTO trace_events (organization_id, trace_id, kind) VALUES (${org.organizationId}::uuid, ${traceId}::uuid, 'trace.completed')
+      await tx.sql.query(sql`INSERT INTO trace_events (organization_id, trace_id, kind) VALUES (${org.organizationId}::uuid, ${traceId}::uuid, 'trace.completed')
         ON CONFLICT (organization_id, trace_id, kind) DO NOTHING`);
     });
   }

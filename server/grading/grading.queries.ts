@@ -1,6 +1,7 @@
 // Database access of grading: the trace as grading reads it, grader labels, and the completion outbox.
+import type { DbClient } from "../db/client.ts";
 import type { Database } from "../db/client.ts";
-import { sql, type SqlClient } from "../db/sql.ts";
+import { sql } from "../db/sql.ts";
 import type { TGradingSpan, TVerdict } from "./grading.schemas.ts";
 
 export interface GradingTrace {
@@ -11,7 +12,7 @@ export interface GradingTrace {
   dropped: boolean;
 }
 
-export async function findGradingTrace(db: Database, organizationId: string, traceId: string): Promise<GradingTrace | null> {
+export async function findGradingTrace(db: DbClient, organizationId: string, traceId: string): Promise<GradingTrace | null> {
   return db.prisma.trace.findUnique({
     where: { organizationId_id: { organizationId, id: traceId } },
     select: { id: true, status: true, traceFunctionKey: true, testRunId: true, dropped: true },
@@ -21,7 +22,7 @@ export async function findGradingTrace(db: Database, organizationId: string, tra
 type SpanRow = Omit<TGradingSpan, "startedAt" | "endedAt"> & { startedAt: Date | string | null; endedAt: Date | string | null };
 
 /** Spans of a trace with the fields rules and the judge read (output from raw_span->'span_data'). */
-export async function findGradingSpans(db: Database, organizationId: string, traceId: string): Promise<TGradingSpan[]> {
+export async function findGradingSpans(db: DbClient, organizationId: string, traceId: string): Promise<TGradingSpan[]> {
   const rows = await db.sql.query<SpanRow>(sql`
     SELECT id, parent_span_id AS "parentSpanId", name, type, started_at AS "startedAt", ended_at AS "endedAt", error,
       raw_span->'span_data'->'input' AS input, raw_span->'span_data'->'output' AS output,
@@ -42,9 +43,9 @@ export interface GraderLabelWrite {
 }
 
 /** One grader label per (organization, trace, grader): a later grading replaces the row's verdict. */
-export async function upsertGraderLabel(client: SqlClient, id: string, w: GraderLabelWrite): Promise<void> {
+export async function upsertGraderLabel(db: DbClient, id: string, w: GraderLabelWrite): Promise<void> {
   const v = w.verdict;
-  await client.query(sql`
+  await db.sql.query(sql`
     INSERT INTO grader_labels (id, organization_id, trace_id, grader_id, label, label_reason, failure_diagnostic, label_confidence, source, evaluated_at)
     VALUES (${id}::uuid, ${w.organizationId}::uuid, ${w.traceId}::uuid, ${w.graderId}::uuid, ${v.label}::boolean, ${v.reason}, ${v.failureDiagnostic},
             ${v.confidence}, ${w.source}, ${w.evaluatedAt.toISOString()}::timestamptz)
@@ -68,8 +69,8 @@ export interface LiveGradingTarget {
  * marks them processed and returns the live graders each trace gets. Run inside the transaction that
  * also inserts the grading jobs, so an event becomes jobs exactly once.
  */
-export async function claimCompletionEvents(tx: SqlClient, limit: number): Promise<LiveGradingTarget[]> {
-  return tx.query<LiveGradingTarget>(sql`
+export async function claimCompletionEvents(db: DbClient, limit: number): Promise<LiveGradingTarget[]> {
+  return db.sql.query<LiveGradingTarget>(sql`
     WITH claimed AS (
       SELECT id, organization_id, trace_id, kind FROM trace_events
       WHERE processed_at IS NULL AND kind IN ('trace.completed', 'trace.amended')

@@ -1,8 +1,8 @@
 // Grading use cases (issue 5): evaluate a grader on a trace, grade a trace now, or enqueue durable
 // grading jobs. Grading only ever reads completed (or failed) traces: "Grading starts after" completion
 // (http-interface.md, Concepts), and it is withheld while a trace is pending.
+import type { DbClient } from "../db/client.ts";
 import type { Database } from "../db/client.ts";
-import type { SqlClient } from "../db/sql.ts";
 import { newId, uuidV5 } from "../ids.ts";
 import { findGraderRowsByIds, type GraderRow } from "../graders/graders.queries.ts";
 import type { JobToInsert } from "../jobs/queue.ts";
@@ -57,7 +57,7 @@ export async function gradeTrace(
     graders.map(async (g) => ({ graderId: g.id, graderName: g.name, verdict: await evaluateGrader(g, spans, options.judge) })),
   );
   const evaluatedAt = new Date();
-  await db.sql.transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     for (const v of verdicts) await upsertGraderLabel(tx, newId(), { organizationId, traceId, graderId: v.graderId, verdict: v.verdict, source: "live_grader", evaluatedAt });
   });
   return { status: "graded", verdicts };
@@ -88,7 +88,7 @@ export function gradingJobs(requests: GradingRequest[]): JobToInsert<TGradingJob
  * Enqueues durable grading (the worker writes the labels). Pass `tx` to enqueue atomically with the
  * caller's own writes (e.g. replay/complete).
  */
-export async function enqueueGrading(db: Database, requests: GradingRequest[], tx?: SqlClient): Promise<number> {
+export async function enqueueGrading(db: Database, requests: GradingRequest[], tx?: DbClient): Promise<number> {
   const jobs = gradingJobs(requests);
   const client = await gradingJobClient(db);
   await client.insert(GRADING_QUEUE, jobs, tx);

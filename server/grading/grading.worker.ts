@@ -25,7 +25,7 @@ export async function runGradingJob(db: Database, job: TGradingJob, judge?: Judg
   const skip = whyNotGradable(trace) ?? (grader ? null : "the grader no longer exists");
   const verdict = skip ? null : await evaluateGrader(grader!, await findGradingSpans(db, organizationId, traceId), judge);
   if (skip) logger.debug("grading skipped", { organizationId, traceId, graderId, reason: skip });
-  await db.sql.transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     if (runId && !(await recordRerunItemDone(tx, { runId, traceId, graderId, graded: verdict !== null }))) return;
     if (verdict) await upsertGraderLabel(tx, newId(), { organizationId, traceId, graderId, verdict, source: "live_grader", evaluatedAt: new Date() });
   });

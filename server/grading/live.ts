@@ -13,7 +13,7 @@ export const LIVE_BATCH = 200;
 /** Moves one batch of completion events into grading jobs; returns how many events it took. */
 export async function dispatchCompletionEvents(db: Database, limit = LIVE_BATCH): Promise<{ events: number; jobs: number }> {
   const client = await gradingJobClient(db);
-  return db.sql.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const rows = await claimCompletionEvents(tx, limit);
     const graded = rows.filter((r) => r.graderId !== null);
     // An amended trace is graded once more: its jobs get ids of their own.

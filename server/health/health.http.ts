@@ -1,13 +1,13 @@
 // GET /api/health: {"status":"ok"} once the database answers, 503 otherwise. No API key needed.
-import { sql } from "../db/sql.ts";
 import { getDb } from "../db.ts";
 import { logger } from "../logger.ts";
 import { json } from "../http/responses.ts";
+import { pingDatabase } from "./health.queries.ts";
 
 export async function getHealth(): Promise<Response> {
   try {
     const db = await getDb();
-    await db.sql.query(sql`SELECT 1`);
+    await pingDatabase(db);
     return json({ status: "ok" });
   } catch (error) {
     logger.warn("health check failed", { error });

@@ -40,7 +40,7 @@ export function defineRoute<TBody = undefined, TQuery = undefined, TParams = und
     const requestId = request.headers.get("x-request-id") ?? randomUUID();
     try {
       const db = await getDb();
-      const auth = await authenticateApiKey(db.sql, request.headers.get("authorization"));
+      const auth = await authenticateApiKey(db, request.headers.get("authorization"));
       const params = parseWith(options.params, (await context?.params) ?? {}, "path");
       const query = parseWith(options.query, Object.fromEntries(new URL(request.url).searchParams), "query");
       const body = await readRequestBody(request, options.body);

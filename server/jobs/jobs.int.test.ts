@@ -94,12 +94,12 @@ describe("job queue", () => {
     const client = await jobClientFor(db());
     await client.defineQueue("t-tx", base);
     await expect(
-      db().sql.transaction(async (tx) => {
+      db().transaction(async (tx) => {
         await client.insert("t-tx", [{ data: { x: 1 } }], tx);
         throw new Error("abort");
       }),
     ).rejects.toThrow("abort");
-    await db().sql.transaction((tx) => client.insert("t-tx", [{ id: "00000000-0000-4000-8000-000000000001", data: { x: 2 } }], tx));
+    await db().transaction((tx) => client.insert("t-tx", [{ id: "00000000-0000-4000-8000-000000000001", data: { x: 2 } }], tx));
     // The same id again is a no-op (idempotent enqueue).
     await client.insert("t-tx", [{ id: "00000000-0000-4000-8000-000000000001", data: { x: 3 } }]);
     const rows = await db().sql.query<{ data: { x: number } }>(sql`SELECT data FROM ${raw(BOSS_SCHEMA)}.job WHERE name = 't-tx'`);

@@ -4,8 +4,7 @@
 // time (a unique index in pg-boss's schema), which is how grading never runs twice concurrently for
 // the same (trace, grader). See docs/graders.md, "Job queue".
 import PgBoss from "pg-boss";
-import type { Database } from "../db/client.ts";
-import type { SqlClient } from "../db/sql.ts";
+import type { Database, DbClient } from "../db/client.ts";
 import { logger } from "../logger.ts";
 import { toBossDb } from "./boss-db.ts";
 import { withMigrationLock } from "../db/migrator.ts";
@@ -50,7 +49,7 @@ export interface JobClient {
   readonly boss: PgBoss;
   defineQueue(name: string, options: QueueOptions): Promise<void>;
   /** Inserts jobs; with `tx` they commit or roll back with the caller's transaction (outbox pattern). */
-  insert<T extends object>(queue: string, jobs: JobToInsert<T>[], tx?: SqlClient): Promise<void>;
+  insert<T extends object>(queue: string, jobs: JobToInsert<T>[], tx?: DbClient): Promise<void>;
 }
 
 const clients = new WeakMap<Database, Promise<JobClient>>();
@@ -84,7 +83,7 @@ async function openJobClient(db: Database): Promise<JobClient> {
     async insert(queue, jobs, tx) {
       if (jobs.length === 0) return;
       const rows = jobs.map((j) => ({ id: j.id, name: queue, data: j.data, singletonKey: j.singletonKey }));
-      if (tx) await boss.insert(rows, { db: toBossDb(tx, db.sql.kind) });
+      if (tx) await boss.insert(rows, { db: toBossDb(tx.sql, db.sql.kind) });
       else await boss.insert(rows);
     },
   };

@@ -33,13 +33,13 @@ describe("grader labels", () => {
     const t = await createTrace(db(), org.organizationId);
     const g = await createGrader(db(), org.organizationId, "replace-me");
     const base = { organizationId: org.organizationId, traceId: t.id, graderId: g.id, source: "live_grader" as const };
-    await upsertGraderLabel(db().prisma, { ...base, label: false, labelReason: "first", evaluatedAt: new Date("2026-01-01T00:00:00Z") });
-    await db().prisma.$transaction((tx) => upsertGraderLabel(tx, { ...base, label: null, failureDiagnostic: "span 'search' not found", labelConfidence: "Low" }));
+    await upsertGraderLabel(db(), { ...base, label: false, labelReason: "first", evaluatedAt: new Date("2026-01-01T00:00:00Z") });
+    await db().transaction((tx) => upsertGraderLabel(tx, { ...base, label: null, failureDiagnostic: "span 'search' not found", labelConfidence: "Low" }));
     const rows = await db().prisma.graderLabel.findMany({ where: { traceId: t.id } });
     expect(rows.length).toBe(1);
     expect(rows[0]).toMatchObject({ label: null, labelReason: null, failureDiagnostic: "span 'search' not found", labelConfidence: "Low" });
     // Concurrent gradings of one pair never fail.
-    await Promise.all(Array.from({ length: 5 }, (_, i) => upsertGraderLabel(db().prisma, { ...base, label: i % 2 === 0 })));
+    await Promise.all(Array.from({ length: 5 }, (_, i) => upsertGraderLabel(db(), { ...base, label: i % 2 === 0 })));
     expect(await db().prisma.graderLabel.count({ where: { traceId: t.id } })).toBe(1);
   });
 
@@ -47,8 +47,8 @@ describe("grader labels", () => {
     const [t1, t2] = [await createTrace(db(), org.organizationId), await createTrace(db(), org.organizationId)];
     const active = await createGrader(db(), org.organizationId, "polite");
     const archived = await createGrader(db(), org.organizationId, "old", "archived");
-    await upsertGraderLabel(db().prisma, { organizationId: org.organizationId, traceId: t1.id, graderId: active.id, label: true, labelReason: "kind words", labelConfidence: "High", source: "live_grader" });
-    await upsertGraderLabel(db().prisma, { organizationId: org.organizationId, traceId: t2.id, graderId: archived.id, label: false, source: "human" });
+    await upsertGraderLabel(db(), { organizationId: org.organizationId, traceId: t1.id, graderId: active.id, label: true, labelReason: "kind words", labelConfidence: "High", source: "live_grader" });
+    await upsertGraderLabel(db(), { organizationId: org.organizationId, traceId: t2.id, graderId: archived.id, label: false, source: "human" });
     const res = await read(`?traceIds=${t2.id},${t1.id}`);
     expect(res.status).toBe(200);
     expect(res.body.labels).toEqual([
@@ -64,7 +64,7 @@ describe("grader labels", () => {
     const g = await createGrader(db(), org.organizationId, "busy");
     const traces = await Promise.all(Array.from({ length: 55 }, () => createTrace(db(), org.organizationId)));
     for (const [i, t] of traces.entries()) {
-      await upsertGraderLabel(db().prisma, { organizationId: org.organizationId, traceId: t.id, graderId: g.id, label: true, source: "live_grader", evaluatedAt: new Date(Date.UTC(2026, 0, 1, 0, i)) });
+      await upsertGraderLabel(db(), { organizationId: org.organizationId, traceId: t.id, graderId: g.id, label: true, source: "live_grader", evaluatedAt: new Date(Date.UTC(2026, 0, 1, 0, i)) });
     }
     const res = await read(`?graderId=${g.id}`);
     expect(res.body.labels.length).toBe(50);
@@ -78,7 +78,7 @@ describe("grader labels", () => {
   it("isolates organizations: another organization's grader is a 404, its traces show nothing", async () => {
     const theirs = await createTrace(db(), other.organizationId);
     const theirGrader = await createGrader(db(), other.organizationId, "theirs");
-    await upsertGraderLabel(db().prisma, { organizationId: other.organizationId, traceId: theirs.id, graderId: theirGrader.id, label: true, source: "live_grader" });
+    await upsertGraderLabel(db(), { organizationId: other.organizationId, traceId: theirs.id, graderId: theirGrader.id, label: true, source: "live_grader" });
     expect((await read(`?graderId=${theirGrader.id}`)).status).toBe(404);
     expect((await read(`?graderId=${newId()}`)).status).toBe(404);
     expect((await read(`?traceIds=${theirs.id}`)).body.labels).toEqual([]);

@@ -1,10 +1,8 @@
 // Grader labels: one row per grader per trace, replaced by a later grading (http-interface.md, Grader label).
-import type { Prisma as PrismaClient } from "../db/client.ts";
+import type { DbClient } from "../db/client.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { sql } from "../db/sql.ts";
 import { newId } from "../ids.ts";
-
-export type Client = PrismaClient | Prisma.TransactionClient;
 
 export interface GraderLabelInput {
   organizationId: string;
@@ -25,9 +23,9 @@ export interface GraderLabelInput {
  * Writes the verdict of one grader on one trace, replacing an earlier one. A single ON CONFLICT statement,
  * so concurrent gradings of the same pair never fail; works with the client or inside a transaction.
  */
-export async function upsertGraderLabel(prisma: Client, input: GraderLabelInput): Promise<void> {
+export async function upsertGraderLabel(db: DbClient, input: GraderLabelInput): Promise<void> {
   const evaluatedAt = input.evaluatedAt ?? new Date();
-  await prisma.$executeRaw(sql`
+  await db.sql.query(sql`
     INSERT INTO grader_labels (id, organization_id, trace_id, grader_id, label, label_reason, failure_diagnostic,
                                label_confidence, source, evaluated_at, created_at, updated_at)
     VALUES (${newId()}::uuid, ${input.organizationId}::uuid, ${input.traceId}::uuid, ${input.graderId}::uuid, ${input.label}::boolean,
@@ -51,8 +49,8 @@ const graderLabelSelect = {
 } as const;
 export type GraderLabelRow = Prisma.GraderLabelGetPayload<{ select: typeof graderLabelSelect }>;
 
-export function findGraderLabelRows(prisma: Client, f: { organizationId: string; traceIds?: string[]; graderId?: string; limit?: number }) {
-  return prisma.graderLabel.findMany({
+export function findGraderLabelRows(db: DbClient, f: { organizationId: string; traceIds?: string[]; graderId?: string; limit?: number }) {
+  return db.prisma.graderLabel.findMany({
     where: {
       organizationId: f.organizationId,
       ...(f.traceIds ? { traceId: { in: f.traceIds } } : {}),
@@ -64,6 +62,6 @@ export function findGraderLabelRows(prisma: Client, f: { organizationId: string;
   });
 }
 
-export function findGraders(prisma: Client, organizationId: string, ids: string[]) {
-  return prisma.grader.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true, name: true, status: true } });
+export function findGraders(db: DbClient, organizationId: string, ids: string[]) {
+  return db.prisma.grader.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true, name: true, status: true } });
 }

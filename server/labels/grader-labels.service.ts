@@ -16,17 +16,17 @@ export async function findGraderLabels(db: Database, organizationId: string, que
   if (query.graderId !== undefined) {
     // A grader of another organization is a 404 like a missing one.
     graderId = query.graderId.toLowerCase();
-    if (!isUuid(graderId) || (await q.findGraders(db.prisma, organizationId, [graderId])).length === 0) throw notFound("Grader");
+    if (!isUuid(graderId) || (await q.findGraders(db, organizationId, [graderId])).length === 0) throw notFound("Grader");
   }
   const traceIds = query.traceIds?.map((id) => canonicalId(organizationId, id));
-  const rows = await q.findGraderLabelRows(db.prisma, {
+  const rows = await q.findGraderLabelRows(db, {
     organizationId,
     traceIds,
     graderId,
     // The limit applies to grader-only reads; by traces the set is bounded by the ids.
     limit: traceIds ? undefined : (query.limit ?? DEFAULT_LIMIT),
   });
-  const graders = new Map((await q.findGraders(db.prisma, organizationId, [...new Set(rows.map((r) => r.graderId))])).map((g) => [g.id, g]));
+  const graders = new Map((await q.findGraders(db, organizationId, [...new Set(rows.map((r) => r.graderId))])).map((g) => [g.id, g]));
   const ordered = traceIds ? [...rows].sort((a, b) => traceIds.indexOf(a.traceId) - traceIds.indexOf(b.traceId)) : rows;
   return {
     labels: ordered.flatMap((r) => {

@@ -13,15 +13,15 @@ type AssertionRef = { id: string; assertion: string };
 /** Entries in the given order for the organization's traces; the other ids come back in unresolvedTraceIds. */
 export async function findTraceLabels(db: Database, organizationId: string, traceIds: string[]) {
   const ids = traceIds.map((given) => ({ given, id: canonicalId(organizationId, given) }));
-  const known = await q.findExistingTraceIds(db.prisma, organizationId, ids.map((t) => t.id));
+  const known = await q.findExistingTraceIds(db, organizationId, ids.map((t) => t.id));
   const found = [...new Set(ids.filter((t) => known.has(t.id)).map((t) => t.id))];
-  const current = await q.findCurrentLabels(db.prisma, organizationId, found);
+  const current = await q.findCurrentLabels(db, organizationId, found);
   const labeledAssertionIds = [...new Set(current.flatMap((l) => (l.assertionId ? [l.assertionId] : [])))];
-  const activeLabeled = await q.findActiveAssertions(db.prisma, organizationId, labeledAssertionIds);
+  const activeLabeled = await q.findActiveAssertions(db, organizationId, labeledAssertionIds);
   const labels: TTraceLabels[] = [];
   for (const traceId of found) {
     const own = current.filter((l) => l.traceId === traceId);
-    const effective = (await findEffectiveAssertions(db.prisma, organizationId, traceId))?.assertions ?? [];
+    const effective = (await findEffectiveAssertions(db, organizationId, traceId))?.assertions ?? [];
     const extra = activeLabeled.filter((a) => own.some((l) => l.assertionId === a.id) && !effective.some((e) => e.id === a.id));
     labels.push(toTraceLabels(traceId, own, [...effective, ...extra]));
   }

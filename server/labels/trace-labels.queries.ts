@@ -1,12 +1,10 @@
 // The only database access for trace labels (verdict history). The current verdict of a target (trace,
 // assertion or none) is the row with superseded_at null; the partial unique index trace_labels_current_key
 // guarantees at most one.
-import type { Prisma as PrismaClient } from "../db/client.ts";
+import type { DbClient } from "../db/client.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { sql } from "../db/sql.ts";
 import { newId } from "../ids.ts";
-
-export type Client = PrismaClient | Prisma.TransactionClient;
 
 export const currentLabelSelect = {
   traceId: true,
@@ -41,21 +39,21 @@ export interface NewTraceLabel {
  * Serialises verdict writes per trace until the transaction ends (a transaction-scoped advisory lock, so
  * ingestion's row locks on the trace are not involved). Callers lock several traces in sorted order.
  */
-export async function lockTraceLabels(tx: Prisma.TransactionClient, organizationId: string, traceId: string) {
-  await tx.$queryRaw(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`trace-labels:${organizationId}:${traceId}`}, 0))::text`);
+export async function lockTraceLabels(db: DbClient, organizationId: string, traceId: string) {
+  await db.sql.query(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`trace-labels:${organizationId}:${traceId}`}, 0))::text`);
 }
 
 /** Marks the current verdict of the target superseded; returns how many rows it changed (0 or 1). */
-export async function supersedeCurrent(tx: Prisma.TransactionClient, t: { organizationId: string; traceId: string; assertionId: string | null }, at: Date) {
-  const res = await tx.traceLabel.updateMany({
+export async function supersedeCurrent(db: DbClient, t: { organizationId: string; traceId: string; assertionId: string | null }, at: Date) {
+  const res = await db.prisma.traceLabel.updateMany({
     where: { organizationId: t.organizationId, traceId: t.traceId, assertionId: t.assertionId, supersededAt: null },
     data: { supersededAt: at },
   });
   return res.count;
 }
 
-export function insertLabel(tx: Prisma.TransactionClient, row: NewTraceLabel, at: Date) {
-  return tx.traceLabel.create({
+export function insertLabel(db: DbClient, row: NewTraceLabel, at: Date) {
+  return db.prisma.traceLabel.create({
     data: {
       id: newId(),
       ...row,
@@ -67,21 +65,21 @@ export function insertLabel(tx: Prisma.TransactionClient, row: NewTraceLabel, at
   });
 }
 
-export function findCurrentLabels(prisma: Client, organizationId: string, traceIds: string[]): Promise<CurrentLabelRow[]> {
-  return prisma.traceLabel.findMany({
+export function findCurrentLabels(db: DbClient, organizationId: string, traceIds: string[]): Promise<CurrentLabelRow[]> {
+  return db.prisma.traceLabel.findMany({
     where: { organizationId, traceId: { in: traceIds }, supersededAt: null },
     select: currentLabelSelect,
   });
 }
 
-export async function findExistingTraceIds(prisma: Client, organizationId: string, ids: string[]) {
-  const rows = await prisma.trace.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true } });
+export async function findExistingTraceIds(db: DbClient, organizationId: string, ids: string[]) {
+  const rows = await db.prisma.trace.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true } });
   return new Set(rows.map((r) => r.id));
 }
 
 /** Replay traces of one test run for one original trace, lowest attempt first. */
-export function findReplayTraces(prisma: Client, organizationId: string, testRunId: string, originalTraceId: string) {
-  return prisma.trace.findMany({
+export function findReplayTraces(db: DbClient, organizationId: string, testRunId: string, originalTraceId: string) {
+  return db.prisma.trace.findMany({
     where: { organizationId, testRunId, originalTraceId },
     select: { id: true, replayAttempt: true },
     orderBy: [{ replayAttempt: { sort: "asc", nulls: "first" } }, { createdAt: "asc" }],
@@ -89,8 +87,8 @@ export function findReplayTraces(prisma: Client, organizationId: string, testRun
 }
 
 /** Active assertions among `ids`, with the trace each belongs to. */
-export function findActiveAssertions(prisma: Client, organizationId: string, ids: string[]) {
-  return prisma.assertion.findMany({
+export function findActiveAssertions(db: DbClient, organizationId: string, ids: string[]) {
+  return db.prisma.assertion.findMany({
     where: { organizationId, id: { in: ids }, archivedAt: null },
     select: { id: true, traceId: true, assertion: true, createdAt: true },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],

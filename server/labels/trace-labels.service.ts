@@ -1,17 +1,17 @@
 // Writing trace verdicts (http-interface.md "Trace label", "Label write actions", POST …/labels and
 // …/labels/human; wire-facts.md §12). A new verdict supersedes the current one of its target, so history
 // is kept; every batch runs in one transaction.
+import type { DbClient } from "../db/client.ts";
 import { findTraceLineageIds } from "../assertions/assertions.service.ts";
 import type { Database } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import type { Prisma } from "../generated/prisma/client.ts";
 import { canonicalId } from "../ids.ts";
 import type { TAgentLabelEntry, TAgentLabelsBody, THumanLabelEntry } from "./labels.schemas.ts";
 import * as q from "./trace-labels.queries.ts";
 import type { NewTraceLabel } from "./trace-labels.queries.ts";
 
 const TX_OPTIONS = { timeout: 60_000, maxWait: 30_000 };
-type Tx = Prisma.TransactionClient;
+type Tx = DbClient;
 type Action = "set" | "skipped" | "archived" | "no-active-label";
 
 /**
@@ -74,7 +74,7 @@ interface Resolved {
  */
 export async function saveAgentLabels(db: Database, auth: { organizationId: string; userId: string }, body: TAgentLabelsBody) {
   const { organizationId } = auth;
-  const labels = await db.prisma.$transaction(async (tx) => {
+  const labels = await db.transaction(async (tx) => {
     const resolved = await resolveEntries(tx, organizationId, body);
     await assertApplies(tx, organizationId, resolved.flatMap((r, i) =>
       r.traceId && r.entry.assertionId ? [{ traceId: r.traceId, assertionId: r.entry.assertionId, where: `labels.${i}` }] : []));
@@ -143,7 +143,7 @@ export async function saveHumanLabels(db: Database, auth: { organizationId: stri
     if (seen.has(target)) throw batchError(r.i, "traceId", `names the same target (trace ${r.traceId}, assertion ${r.assertionId ?? "none"}) a second time`);
     seen.add(target);
   }
-  const labels = await db.prisma.$transaction(async (tx) => {
+  const labels = await db.transaction(async (tx) => {
     const known = await q.findExistingTraceIds(tx, organizationId, rows.map((r) => r.traceId));
     const foreign = rows.find((r) => !known.has(r.traceId));
     if (foreign) throw batchError(foreign.i, "traceId", `trace ${entries[foreign.i].traceId} is not a trace of this organization`);

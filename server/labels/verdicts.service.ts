@@ -14,7 +14,7 @@ export interface TReviewVerdictInput {
 
 export async function reviewAgentVerdict(db: Database, auth: { organizationId: string; userId: string }, input: TReviewVerdictInput) {
   const { organizationId } = auth;
-  return db.prisma.$transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     if (!(await q.traceExists(tx, organizationId, input.traceId))) throw notFound(`Trace ${input.traceId}`);
     await lockTraceLabels(tx, organizationId, input.traceId);
     const current = await q.findCurrentVerdict(tx, organizationId, input.traceId, input.assertionId);

@@ -42,7 +42,7 @@ function wantsEventStream(accept: string): boolean {
 async function authenticate(request: Request) {
   const db = await getDb();
   const authorization = request.headers.get("authorization");
-  const auth = await authenticateApiKey(db.sql, authorization);
+  const auth = await authenticateApiKey(db, authorization);
   return { db, auth, apiKey: bearerKey(authorization) };
 }
 

@@ -212,7 +212,7 @@ describe("MCP tools", () => {
   it("get_grader_labels reads every grader's verdict on traces, or one grader's latest", async () => {
     expect((await callTool(client, "get_grader_labels", { traceIds: [passing] })).text).toBe("No grader labels.");
     const grader = (await callTool(client, "save_grader", { traceFunctionKey: KEY, name: "accurate", passCriteria: "Answers the question" })).data.grader;
-    await upsertGraderLabel(db().prisma, { organizationId: org.organizationId, traceId: failing, graderId: grader.id, label: false, labelReason: "Ignored the policy", labelConfidence: "High", source: "live_grader" });
+    await upsertGraderLabel(db(), { organizationId: org.organizationId, traceId: failing, graderId: grader.id, label: false, labelReason: "Ignored the policy", labelConfidence: "High", source: "live_grader" });
     const byTrace = await callTool(client, "get_grader_labels", { traceIds: [failing] });
     expect(byTrace.text).toContain(`- trace ${failing} · grader accurate (${grader.id}, active): FAIL [live_grader`);
     expect(byTrace.text).toContain("Reason: Ignored the policy");

@@ -1,6 +1,7 @@
 // The only database access of the sim plan. Raw SQL: the lock test is a correlated NOT EXISTS over spans and
 // the decisions are a set-based upsert, neither of which Prisma expresses. Every query filters by organization.
-import { empty, join, raw, sql, type Sql, type SqlClient } from "../db/sql.ts";
+import type { DbClient } from "../db/client.ts";
+import { empty, join, raw, sql, type Sql } from "../db/sql.ts";
 import { FRAMEWORK_SOURCE_PATTERN } from "../shared/instrumentation.ts";
 import type { TSimPlanDecision } from "./sim-plan.schemas.ts";
 
@@ -14,8 +15,8 @@ const IMPORTED = raw(`s.payload_type <> 'sdk-function'`);
 const SERVICE_NAME = raw(`(starts_with(d.name, 'reprise.') OR starts_with(d.name, 'bitfab.'))`);
 
 /** Content-off decisions of nodes that no recorded span locks, for GET /sim-plan. */
-export function selectContentOffNodes(db: SqlClient, organizationId: string) {
-  return db.query<{ trace_function_key: string; name: string }>(sql`
+export function selectContentOffNodes(db: DbClient, organizationId: string) {
+  return db.sql.query<{ trace_function_key: string; name: string }>(sql`
     SELECT d.trace_function_key, d.name
     FROM sim_plan_decisions d
     WHERE d.organization_id = ${organizationId}::uuid
@@ -39,14 +40,14 @@ export interface NodeStatsRow {
 }
 
 /** Per-node span counts and lock facts, for the given nodes or for every node (of one trace function). */
-export function selectNodeStats(db: SqlClient, organizationId: string, filter: { traceFunctionKey?: string; nodes?: Array<{ traceFunctionKey: string; name: string }> }) {
+export function selectNodeStats(db: DbClient, organizationId: string, filter: { traceFunctionKey?: string; nodes?: Array<{ traceFunctionKey: string; name: string }> }) {
   const where: Sql[] = [sql`s.organization_id = ${organizationId}::uuid`, sql`s.node_key IS NOT NULL`];
   if (filter.traceFunctionKey !== undefined) where.push(sql`s.node_key = ${filter.traceFunctionKey}`);
   if (filter.nodes) {
     if (filter.nodes.length === 0) return Promise.resolve([] as NodeStatsRow[]);
     where.push(sql`(s.node_key, s.name) IN (${join(filter.nodes.map((n) => sql`(${n.traceFunctionKey}, ${n.name})`), ", ")})`);
   }
-  return db.query<NodeStatsRow>(sql`
+  return db.sql.query<NodeStatsRow>(sql`
     SELECT s.node_key AS trace_function_key, s.name,
       count(*)::int AS span_count,
       (count(*) FILTER (WHERE s.content_off_by_simulation_plan))::int AS content_off_count,
@@ -58,20 +59,20 @@ export function selectNodeStats(db: SqlClient, organizationId: string, filter: {
     GROUP BY s.node_key, s.name`);
 }
 
-export function selectDecisions(db: SqlClient, organizationId: string, traceFunctionKey?: string) {
+export function selectDecisions(db: DbClient, organizationId: string, traceFunctionKey?: string) {
   const byKey = traceFunctionKey !== undefined ? sql`AND trace_function_key = ${traceFunctionKey}` : empty;
-  return db.query<{ trace_function_key: string; name: string; capture_content: boolean }>(sql`
+  return db.sql.query<{ trace_function_key: string; name: string; capture_content: boolean }>(sql`
     SELECT trace_function_key, name, capture_content FROM sim_plan_decisions
     WHERE organization_id = ${organizationId}::uuid ${byKey}`);
 }
 
 /** One multi-row upsert; the caller passes each node once. */
-export async function upsertDecisions(db: SqlClient, organizationId: string, userId: string | null, decisions: TSimPlanDecision[]) {
+export async function upsertDecisions(db: DbClient, organizationId: string, userId: string | null, decisions: TSimPlanDecision[]) {
   if (decisions.length === 0) return;
   const rows = decisions.map(
     (d) => sql`(${organizationId}::uuid, ${d.traceFunctionKey}, ${d.name}, ${d.captureContent}, ${userId}::uuid, now())`,
   );
-  await db.query(sql`
+  await db.sql.query(sql`
     INSERT INTO sim_plan_decisions (organization_id, trace_function_key, name, capture_content, updated_by_user_id, updated_at)
     VALUES ${join(rows, ", ")}
     ON CONFLICT (organization_id, trace_function_key, name) DO UPDATE
@@ -85,9 +86,9 @@ export const CASCADE_SEED_SPANS = 1000;
  * The nodes recorded beneath the given nodes: every (node key, name) of a span that descends, in a recent
  * recorded trace, from a span of one of them. Used to turn a subtree off with its top node.
  */
-export function selectDescendantNodes(db: SqlClient, organizationId: string, nodes: Array<{ traceFunctionKey: string; name: string }>) {
+export function selectDescendantNodes(db: DbClient, organizationId: string, nodes: Array<{ traceFunctionKey: string; name: string }>) {
   if (nodes.length === 0) return Promise.resolve([] as Array<{ trace_function_key: string; name: string }>);
-  return db.query<{ trace_function_key: string; name: string }>(sql`
+  return db.sql.query<{ trace_function_key: string; name: string }>(sql`
     WITH RECURSIVE tree AS (
       SELECT seed.trace_id, seed.id FROM (
         SELECT s.trace_id, s.id FROM spans s
@@ -106,8 +107,8 @@ export function selectDescendantNodes(db: SqlClient, organizationId: string, nod
 }
 
 /** How the nodes of one trace function were used in its `traceLimit` most recent traces (replays included). */
-export function selectRecentNodeUsage(db: SqlClient, organizationId: string, traceFunctionKey: string, traceLimit: number) {
-  return db.query<{ name: string; type: string; parent: string | null; calls: number; traces: number; content_off: number }>(sql`
+export function selectRecentNodeUsage(db: DbClient, organizationId: string, traceFunctionKey: string, traceLimit: number) {
+  return db.sql.query<{ name: string; type: string; parent: string | null; calls: number; traces: number; content_off: number }>(sql`
     WITH recent AS (
       SELECT t.id FROM traces t
       WHERE t.organization_id = ${organizationId}::uuid AND t.trace_function_key = ${traceFunctionKey} AND NOT t.dropped

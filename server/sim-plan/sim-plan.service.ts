@@ -8,7 +8,7 @@ import type { TRefusedDecision, TSimPlanDecision, TSimPlanNode, TSimPlanNodeRef,
 
 /** The nodes whose content capture is off and not locked (GET /api/sdk/sim-plan). */
 export async function getSimPlan(db: Database, organizationId: string): Promise<TSimPlanNode[]> {
-  const rows = await q.selectContentOffNodes(db.sql, organizationId);
+  const rows = await q.selectContentOffNodes(db, organizationId);
   return rows.map((r) => ({ traceFunctionKey: r.trace_function_key, name: r.name, captureContent: false as const }));
 }
 
@@ -28,12 +28,12 @@ export async function decideSimPlan(
   const unique = [...new Map(decisions.map((d) => [nodeId(d.traceFunctionKey, d.name), d])).values()];
   const { accepted, refused } = await splitLocked(db, organizationId, unique);
   const named = new Set(unique.map((d) => nodeId(d.traceFunctionKey, d.name)));
-  const beneath = (await q.selectDescendantNodes(db.sql, organizationId, accepted.filter((d) => !d.captureContent)))
+  const beneath = (await q.selectDescendantNodes(db, organizationId, accepted.filter((d) => !d.captureContent)))
     .map((r) => ({ traceFunctionKey: r.trace_function_key, name: r.name, captureContent: false }))
     .filter((d) => !named.has(nodeId(d.traceFunctionKey, d.name)));
   // Locked nodes beneath keep their content; they are never listed as off anyway.
   const cascaded = (await splitLocked(db, organizationId, beneath)).accepted;
-  await q.upsertDecisions(db.sql, organizationId, userId, [...accepted, ...cascaded]);
+  await q.upsertDecisions(db, organizationId, userId, [...accepted, ...cascaded]);
   return {
     nodes: await getSimPlan(db, organizationId),
     refused,
@@ -42,7 +42,7 @@ export async function decideSimPlan(
 }
 
 async function splitLocked(db: Database, organizationId: string, decisions: TSimPlanDecision[]) {
-  const stats = await q.selectNodeStats(db.sql, organizationId, { nodes: decisions });
+  const stats = await q.selectNodeStats(db, organizationId, { nodes: decisions });
   const byNode = new Map(stats.map((s) => [nodeId(s.trace_function_key, s.name), s]));
   const refused: TRefusedDecision[] = [];
   const accepted: TSimPlanDecision[] = [];
@@ -61,8 +61,8 @@ async function splitLocked(db: Database, organizationId: string, decisions: TSim
  */
 export async function findSimPlanNodes(db: Database, organizationId: string, filter: { traceFunctionKey?: string } = {}): Promise<TSimPlanNodeStats[]> {
   const [stats, decisions] = await Promise.all([
-    q.selectNodeStats(db.sql, organizationId, filter),
-    q.selectDecisions(db.sql, organizationId, filter.traceFunctionKey),
+    q.selectNodeStats(db, organizationId, filter),
+    q.selectDecisions(db, organizationId, filter.traceFunctionKey),
   ]);
   const decided = new Map(decisions.map((d) => [nodeId(d.trace_function_key, d.name), d.capture_content]));
   const nodes = new Map<string, TSimPlanNodeStats>();
@@ -116,7 +116,7 @@ export interface TSimPlanOverviewNode extends TSimPlanNodeStats {
 export async function findSimPlanOverview(db: Database, organizationId: string, traceFunctionKey: string, traceLimit: number): Promise<TSimPlanOverviewNode[]> {
   const [nodes, usage] = await Promise.all([
     findSimPlanNodes(db, organizationId, { traceFunctionKey }),
-    q.selectRecentNodeUsage(db.sql, organizationId, traceFunctionKey, traceLimit),
+    q.selectRecentNodeUsage(db, organizationId, traceFunctionKey, traceLimit),
   ]);
   const used = new Map(usage.map((u, i) => [u.name, { ...u, order: i }]));
   return nodes

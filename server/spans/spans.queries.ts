@@ -1,5 +1,5 @@
 // The only database access of the span reads. Every query filters by organization.
-import type { Prisma } from "../db/client.ts";
+import type { DbClient } from "../db/client.ts";
 
 /**
  * What every span tree view shows without content: position in the tree, timing, tokens, model,
@@ -57,21 +57,21 @@ export const spanSelect = {
 
 export type TSpanRow = NonNullable<Awaited<ReturnType<typeof selectSpanById>>>;
 
-export function selectSpanById(prisma: Prisma, organizationId: string, id: string) {
-  return prisma.span.findUnique({ where: { organizationId_id: { organizationId, id } }, select: spanSelect });
+export function selectSpanById(db: DbClient, organizationId: string, id: string) {
+  return db.prisma.span.findUnique({ where: { organizationId_id: { organizationId, id } }, select: spanSelect });
 }
 
-export function selectSpanInTrace(prisma: Prisma, organizationId: string, traceId: string, id: string) {
-  return prisma.span.findFirst({ where: { organizationId, traceId, id }, select: spanSelect });
+export function selectSpanInTrace(db: DbClient, organizationId: string, traceId: string, id: string) {
+  return db.prisma.span.findFirst({ where: { organizationId, traceId, id }, select: spanSelect });
 }
 
 /**
  * The `index`-th span of that name in start order (from the end when `fromEnd`). Start ties fall back to
  * arrival and id so the same query always picks the same span.
  */
-export function selectSpanByName(prisma: Prisma, organizationId: string, traceId: string, name: string, index: number, fromEnd: boolean) {
+export function selectSpanByName(db: DbClient, organizationId: string, traceId: string, name: string, index: number, fromEnd: boolean) {
   const dir = fromEnd ? "desc" : "asc";
-  return prisma.span.findFirst({
+  return db.prisma.span.findFirst({
     where: { organizationId, traceId, name },
     orderBy: [{ startedAt: { sort: dir, nulls: fromEnd ? "first" : "last" } }, { createdAt: dir }, { id: dir }],
     skip: index,
@@ -79,12 +79,12 @@ export function selectSpanByName(prisma: Prisma, organizationId: string, traceId
   });
 }
 
-export function traceExists(prisma: Prisma, organizationId: string, traceId: string) {
-  return prisma.trace.findUnique({ where: { organizationId_id: { organizationId, id: traceId } }, select: { id: true } });
+export function traceExists(db: DbClient, organizationId: string, traceId: string) {
+  return db.prisma.trace.findUnique({ where: { organizationId_id: { organizationId, id: traceId } }, select: { id: true } });
 }
 
-export function selectRawSpan(prisma: Prisma, organizationId: string, id: string) {
-  return prisma.span.findUnique({
+export function selectRawSpan(db: DbClient, organizationId: string, id: string) {
+  return db.prisma.span.findUnique({
     where: { organizationId_id: { organizationId, id } },
     select: { id: true, traceId: true, parentSpanId: true, rawSpan: true },
   });

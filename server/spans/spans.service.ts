@@ -12,29 +12,29 @@ export { toExternalSpanResponse, toSpanResponse };
  * order). An unknown or foreign trace is a 404; a known trace without such a span is null (decisions.md).
  */
 export async function findSpanBySelector(db: Database, organizationId: string, traceId: string, selector: TSpanSelector): Promise<TSpan | null> {
-  if (!(await q.traceExists(db.prisma, organizationId, traceId))) throw notFound(`Trace ${traceId}`);
+  if (!(await q.traceExists(db, organizationId, traceId))) throw notFound(`Trace ${traceId}`);
   let row: q.TSpanRow | null;
   if ("id" in selector) {
-    row = await q.selectSpanInTrace(db.prisma, organizationId, traceId, selector.id);
+    row = await q.selectSpanInTrace(db, organizationId, traceId, selector.id);
   } else {
     const { name, occurrence } = selector;
     const fromEnd = occurrence === "last";
     const index = typeof occurrence === "number" ? occurrence : 0;
-    row = await q.selectSpanByName(db.prisma, organizationId, traceId, name, index, fromEnd);
+    row = await q.selectSpanByName(db, organizationId, traceId, name, index, fromEnd);
   }
   return row ? toSpanResponse(row) : null;
 }
 
 /** One span by canonical id; unknown or foreign is a 404. */
 export async function getSpan(db: Database, organizationId: string, id: string): Promise<TSpan> {
-  const row = await q.selectSpanById(db.prisma, organizationId, id);
+  const row = await q.selectSpanById(db, organizationId, id);
   if (!row) throw notFound(`Span ${id}`);
   return toSpanResponse(row);
 }
 
 /** GET /externalSpans/{id}: the stored rawSpan as rawData, or only its input/output in the replay view. */
 export async function getExternalSpan(db: Database, organizationId: string, id: string, view?: "replay"): Promise<TExternalSpan> {
-  const row = await q.selectRawSpan(db.prisma, organizationId, id);
+  const row = await q.selectRawSpan(db, organizationId, id);
   if (!row) throw notFound(`Span ${id}`);
   return toExternalSpanResponse(row, view);
 }

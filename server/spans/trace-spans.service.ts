@@ -21,20 +21,20 @@ function withContent(row: Parameters<typeof toSpanResponse>[0]): TSpanContent {
 
 /** Every span of the trace in start order; an unknown or foreign trace is a 404. */
 export async function findTraceSpans(db: Database, organizationId: string, traceId: string): Promise<TSpanContent[]> {
-  if (!(await traceExists(db.prisma, organizationId, traceId))) throw notFound(`Trace ${traceId}`);
-  return (await q.selectTraceSpans(db.prisma, organizationId, traceId)).map(withContent);
+  if (!(await traceExists(db, organizationId, traceId))) throw notFound(`Trace ${traceId}`);
+  return (await q.selectTraceSpans(db, organizationId, traceId)).map(withContent);
 }
 
 /** One field of one span (by id, or by name and occurrence); a missing trace or span is a 404. */
 export async function getSpanField(db: Database, organizationId: string, traceId: string, selector: TSpanSelector, field: TSpanField) {
   let span: TSpanContent | null;
   if ("id" in selector) {
-    if (!(await traceExists(db.prisma, organizationId, traceId))) throw notFound(`Trace ${traceId}`);
-    const row = await selectSpanInTrace(db.prisma, organizationId, traceId, selector.id);
+    if (!(await traceExists(db, organizationId, traceId))) throw notFound(`Trace ${traceId}`);
+    const row = await selectSpanInTrace(db, organizationId, traceId, selector.id);
     span = row ? withContent(row) : null;
   } else {
     const found = await findSpanBySelector(db, organizationId, traceId, selector);
-    const row = found ? await selectSpanInTrace(db.prisma, organizationId, traceId, found.id) : null;
+    const row = found ? await selectSpanInTrace(db, organizationId, traceId, found.id) : null;
     span = row ? withContent(row) : null;
   }
   if (!span) throw notFound(`Span ${"id" in selector ? selector.id : `named ${JSON.stringify(selector.name)}`} in trace ${traceId}`);

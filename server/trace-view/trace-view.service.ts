@@ -27,7 +27,7 @@ export interface TWaterfallSpan {
 
 /** Spans in depth-first tree order (children in start order), each with its depth; empty for no spans. */
 export async function findWaterfall(db: Database, organizationId: string, traceId: string): Promise<{ spans: TWaterfallSpan[]; totalMs: number }> {
-  const rows = await q.selectWaterfallSpans(db.sql, organizationId, traceId);
+  const rows = await q.selectWaterfallSpans(db, organizationId, traceId);
   const starts = rows.flatMap((r) => (r.startedAt ? [r.startedAt.getTime()] : []));
   const origin = starts.length ? Math.min(...starts) : 0;
   const ends = rows.flatMap((r) => {
@@ -65,4 +65,4 @@ function toWaterfallSpan(node: TreeNode<q.TWaterfallSpanRow>, depth: number, ori
   };
 }
 
-export const findTraceFunctionKeys = (db: Database, organizationId: string) => q.selectTraceFunctionKeys(db.prisma, organizationId);
+export const findTraceFunctionKeys = (db: Database, organizationId: string) => q.selectTraceFunctionKeys(db, organizationId);

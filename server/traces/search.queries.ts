@@ -1,8 +1,8 @@
 // The trace search that agents run (search_traces): every filter is one SQL condition on the trace row,
 // its current whole-trace verdict, its dataset membership or its root span. Every query filters by
 // organization. Raw SQL for the same reasons as the trace list (traces.queries.ts).
-import type { Prisma } from "../db/client.ts";
-import { join, sql, uuidArray, type Sql, type SqlClient } from "../db/sql.ts";
+import type { DbClient } from "../db/client.ts";
+import { join, sql, uuidArray, type Sql } from "../db/sql.ts";
 
 export interface TraceSearchFilter {
   traceFunctionKey: string;
@@ -47,7 +47,7 @@ function verdictConditions(f: TraceSearchFilter): Sql | undefined {
 }
 
 /** Ids of at most `take` matching traces, newest first. */
-export function selectTraceSearch(db: SqlClient, organizationId: string, f: TraceSearchFilter, take: number) {
+export function selectTraceSearch(db: DbClient, organizationId: string, f: TraceSearchFilter, take: number) {
   const where: Sql[] = [sql`t.organization_id = ${organizationId}::uuid`, sql`NOT t.dropped`, sql`t.trace_function_key = ${f.traceFunctionKey}`];
   if (f.status !== undefined) where.push(sql`t.status = ${f.status}`);
   if (f.createdFrom) where.push(sql`COALESCE(t.started_at, t.created_at) >= ${f.createdFrom.toISOString()}::timestamptz`);
@@ -71,7 +71,7 @@ export function selectTraceSearch(db: SqlClient, organizationId: string, f: Trac
   if (f.datasetId !== undefined) {
     where.push(sql`EXISTS (SELECT 1 FROM dataset_traces d WHERE d.dataset_id = ${f.datasetId}::uuid AND d.organization_id = t.organization_id AND d.trace_id = t.id)`);
   }
-  return db.query<{ id: string }>(sql`
+  return db.sql.query<{ id: string }>(sql`
     SELECT t.id::text AS id FROM traces t
     WHERE ${join(where, " AND ")}
     ORDER BY COALESCE(t.started_at, t.created_at) DESC, t.id DESC
@@ -79,9 +79,9 @@ export function selectTraceSearch(db: SqlClient, organizationId: string, f: Trac
 }
 
 /** The root span's output of each trace (the first root by start), for previews. */
-export function selectRootOutputs(db: SqlClient, organizationId: string, traceIds: string[]) {
+export function selectRootOutputs(db: DbClient, organizationId: string, traceIds: string[]) {
   if (traceIds.length === 0) return Promise.resolve([] as Array<{ trace_id: string; output: unknown; error: string | null }>);
-  return db.query<{ trace_id: string; output: unknown; error: string | null }>(sql`
+  return db.sql.query<{ trace_id: string; output: unknown; error: string | null }>(sql`
     SELECT DISTINCT ON (s.trace_id) s.trace_id::text AS trace_id, s.raw_span -> 'span_data' -> 'output' AS output, s.error
     FROM spans s
     WHERE s.organization_id = ${organizationId}::uuid AND s.trace_id = ANY(${uuidArray(traceIds)}) AND s.parent_span_id IS NULL
@@ -89,8 +89,8 @@ export function selectRootOutputs(db: SqlClient, organizationId: string, traceId
 }
 
 /** Every trace function key of the organization with its trace count and last activity, most recent first. */
-export function selectTraceFunctions(db: SqlClient, organizationId: string) {
-  return db.query<{ trace_function_key: string; trace_count: number; last_activity: Date | string | null }>(sql`
+export function selectTraceFunctions(db: DbClient, organizationId: string) {
+  return db.sql.query<{ trace_function_key: string; trace_count: number; last_activity: Date | string | null }>(sql`
     SELECT trace_function_key, count(*)::int AS trace_count, max(COALESCE(started_at, created_at)) AS last_activity
     FROM traces
     WHERE organization_id = ${organizationId}::uuid AND NOT dropped AND test_run_id IS NULL AND trace_function_key IS NOT NULL
@@ -98,6 +98,6 @@ export function selectTraceFunctions(db: SqlClient, organizationId: string) {
     ORDER BY last_activity DESC NULLS LAST, trace_function_key`);
 }
 
-export function selectCreatedAt(prisma: Prisma, organizationId: string, ids: string[]) {
-  return prisma.trace.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true, createdAt: true } });
+export function selectCreatedAt(db: DbClient, organizationId: string, ids: string[]) {
+  return db.prisma.trace.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true, createdAt: true } });
 }

@@ -48,7 +48,7 @@ export async function searchTraces(db: Database, organizationId: string, input: 
   };
   let ids: Array<{ id: string }>;
   try {
-    ids = await q.selectTraceSearch(db.sql, organizationId, filter, input.limit);
+    ids = await q.selectTraceSearch(db, organizationId, filter, input.limit);
   } catch (error) {
     // 2201B: invalid regular expression (PostgreSQL's syntax differs from JavaScript's in places).
     if ((error as { code?: string }).code === "2201B" || /invalid regular expression/i.test(String((error as Error).message))) {
@@ -57,13 +57,13 @@ export async function searchTraces(db: Database, organizationId: string, input: 
     throw error;
   }
   if (ids.length === 0) return [];
-  const rows = await selectTraces(db.prisma, organizationId, ids.map((r) => r.id));
+  const rows = await selectTraces(db, organizationId, ids.map((r) => r.id));
   const byId = new Map(rows.map((r) => [r.id, r]));
   const ordered = ids.map((r) => byId.get(r.id)).filter((r) => r !== undefined);
   const [metrics, outputs, created] = await Promise.all([
     getTraceMetrics(db, organizationId, ordered),
-    q.selectRootOutputs(db.sql, organizationId, ordered.map((r) => r.id)),
-    q.selectCreatedAt(db.prisma, organizationId, ordered.map((r) => r.id)),
+    q.selectRootOutputs(db, organizationId, ordered.map((r) => r.id)),
+    q.selectCreatedAt(db, organizationId, ordered.map((r) => r.id)),
   ]);
   const root = new Map(outputs.map((o) => [o.trace_id, o]));
   const createdAt = new Map(created.map((c) => [c.id, c.createdAt.toISOString()]));
@@ -83,7 +83,7 @@ export interface TTraceFunction {
 
 /** The organization's trace functions (captured and seeded traces), most recently active first. */
 export async function findTraceFunctions(db: Database, organizationId: string): Promise<TTraceFunction[]> {
-  const rows = await q.selectTraceFunctions(db.sql, organizationId);
+  const rows = await q.selectTraceFunctions(db, organizationId);
   return rows.map((r) => ({
     traceFunctionKey: r.trace_function_key,
     traceCount: r.trace_count,

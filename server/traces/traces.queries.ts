@@ -1,6 +1,6 @@
 // The only database access of the trace reads and updates. Every query filters by organization.
-import type { Prisma } from "../db/client.ts";
-import { join, sql, uuidArray, type Sql, type SqlClient } from "../db/sql.ts";
+import type { DbClient } from "../db/client.ts";
+import { join, sql, uuidArray, type Sql } from "../db/sql.ts";
 import { spanIsUnfaithful } from "./faithful.ts";
 
 export const traceSelect = {
@@ -23,19 +23,19 @@ export const traceSelect = {
   amendedAt: true,
 } as const;
 
-export function selectTrace(prisma: Prisma, organizationId: string, id: string) {
-  return prisma.trace.findUnique({ where: { organizationId_id: { organizationId, id } }, select: traceSelect });
+export function selectTrace(db: DbClient, organizationId: string, id: string) {
+  return db.prisma.trace.findUnique({ where: { organizationId_id: { organizationId, id } }, select: traceSelect });
 }
 
-export function selectTraces(prisma: Prisma, organizationId: string, ids: string[]) {
-  return prisma.trace.findMany({ where: { organizationId, id: { in: ids } }, select: traceSelect });
+export function selectTraces(db: DbClient, organizationId: string, ids: string[]) {
+  return db.prisma.trace.findMany({ where: { organizationId, id: { in: ids } }, select: traceSelect });
 }
 
 export type TTraceRow = NonNullable<Awaited<ReturnType<typeof selectTrace>>>;
 
 /** Per-trace span aggregates: counts, token sums (with how many spans reported each) and time bounds. */
-export function aggregateSpans(prisma: Prisma, organizationId: string, traceIds: string[]) {
-  return prisma.span.groupBy({
+export function aggregateSpans(db: DbClient, organizationId: string, traceIds: string[]) {
+  return db.prisma.span.groupBy({
     by: ["traceId"],
     where: { organizationId, traceId: { in: traceIds } },
     _count: { _all: true, inputTokens: true, outputTokens: true, cachedTokens: true, totalTokens: true },
@@ -46,8 +46,8 @@ export function aggregateSpans(prisma: Prisma, organizationId: string, traceIds:
 }
 
 /** How often each model occurs per trace, and when it first occurred (for "earliest on ties"). */
-export function aggregateModels(prisma: Prisma, organizationId: string, traceIds: string[]) {
-  return prisma.span.groupBy({
+export function aggregateModels(db: DbClient, organizationId: string, traceIds: string[]) {
+  return db.prisma.span.groupBy({
     by: ["traceId", "model"],
     where: { organizationId, traceId: { in: traceIds }, model: { not: null } },
     _count: { _all: true },
@@ -56,8 +56,8 @@ export function aggregateModels(prisma: Prisma, organizationId: string, traceIds
 }
 
 /** The unfaithful capture steps (payload_budget, serialization_degraded) found on each trace's spans. */
-export function selectCaptureIssues(db: SqlClient, organizationId: string, traceIds: string[]) {
-  return db.query<{ trace_id: string; step: string }>(sql`
+export function selectCaptureIssues(db: DbClient, organizationId: string, traceIds: string[]) {
+  return db.sql.query<{ trace_id: string; step: string }>(sql`
     SELECT DISTINCT s.trace_id::text AS trace_id, e.value ->> 'step' AS step
     FROM spans s
     CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(s.errors) = 'array' THEN s.errors ELSE '[]'::jsonb END) e
@@ -84,7 +84,7 @@ export interface TracePageFilter {
  * Ids of one page of non-dropped traces, newest first (started_at DESC NULLS LAST, id DESC). Raw SQL because
  * the keyset compares started_at at full microsecond precision, which a JavaScript Date would truncate.
  */
-export function selectTracePage(db: SqlClient, organizationId: string, f: TracePageFilter, take: number) {
+export function selectTracePage(db: DbClient, organizationId: string, f: TracePageFilter, take: number) {
   const where: Sql[] = [sql`organization_id = ${organizationId}::uuid`, sql`NOT dropped`];
   if (f.traceFunctionKey !== undefined) where.push(sql`trace_function_key = ${f.traceFunctionKey}`);
   if (f.status !== undefined) where.push(sql`status = ${f.status}`);
@@ -97,7 +97,7 @@ export function selectTracePage(db: SqlClient, organizationId: string, f: TraceP
   if (f.startedFrom) where.push(sql`started_at >= ${f.startedFrom.toISOString()}::timestamptz`);
   if (f.startedTo) where.push(sql`started_at < ${f.startedTo.toISOString()}::timestamptz`);
   if (f.after) where.push(keysetAfter(f.after));
-  return db.query<{ id: string; started_us: string | null }>(sql`
+  return db.sql.query<{ id: string; started_us: string | null }>(sql`
     SELECT id::text AS id, (EXTRACT(EPOCH FROM started_at) * 1000000)::bigint::text AS started_us
     FROM traces
     WHERE ${join(where, " AND ")}
@@ -135,7 +135,7 @@ export interface TraceRowPatch {
  * Applies a detached update in one statement, so concurrent patches never lose each other's keys or contexts.
  * Raw SQL because Prisma cannot express jsonb concatenation. Returns false when the trace is not the org's.
  */
-export async function patchTraceRow(db: SqlClient, organizationId: string, id: string, p: TraceRowPatch): Promise<boolean> {
+export async function patchTraceRow(db: DbClient, organizationId: string, id: string, p: TraceRowPatch): Promise<boolean> {
   const sets: Sql[] = [sql`updated_at = now()`];
   if (p.appendContexts !== undefined) {
     sets.push(sql`contexts = (CASE WHEN jsonb_typeof(contexts) = 'array' THEN contexts ELSE '[]'::jsonb END) || ${p.appendContexts}::jsonb`);
@@ -145,7 +145,7 @@ export async function patchTraceRow(db: SqlClient, organizationId: string, id: s
   }
   if (p.setSessionId !== undefined) sets.push(sql`session_id = ${p.setSessionId}`);
   if (p.setName !== undefined) sets.push(sql`name = ${p.setName}`);
-  const rows = await db.query(sql`
+  const rows = await db.sql.query(sql`
     UPDATE traces SET ${join(sets, ", ")}
     WHERE organization_id = ${organizationId}::uuid AND id = ${id}::uuid
     RETURNING id`);

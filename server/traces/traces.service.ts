@@ -13,7 +13,7 @@ export type TTraceFilters = Partial<TTraceListQuery>;
 
 /** One trace of the organization with its metrics; another organization's or an unknown id is a 404. */
 export async function getTrace(db: Database, organizationId: string, id: string): Promise<TTrace> {
-  const row = await q.selectTrace(db.prisma, organizationId, id);
+  const row = await q.selectTrace(db, organizationId, id);
   if (!row) throw notFound(`Trace ${id}`);
   const metrics = await getTraceMetrics(db, organizationId, [row]);
   return toTraceResponse(row, metrics.get(row.id));
@@ -23,7 +23,7 @@ export async function getTrace(db: Database, organizationId: string, id: string)
 export async function findTraces(db: Database, organizationId: string, filters: TTraceFilters = {}): Promise<TTraceList> {
   const limit = filters.limit ?? 50;
   const page = await q.selectTracePage(
-    db.sql,
+    db,
     organizationId,
     {
       traceFunctionKey: filters.traceFunctionKey,
@@ -39,7 +39,7 @@ export async function findTraces(db: Database, organizationId: string, filters: 
   );
   const hasMore = page.length > limit;
   const ids = page.slice(0, limit);
-  const rows = ids.length ? await q.selectTraces(db.prisma, organizationId, ids.map((r) => r.id)) : [];
+  const rows = ids.length ? await q.selectTraces(db, organizationId, ids.map((r) => r.id)) : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
   const ordered = ids.map((r) => byId.get(r.id)).filter((r) => r !== undefined);
   const metrics = await getTraceMetrics(db, organizationId, ordered);
@@ -63,9 +63,9 @@ export async function getTraceMetrics(
   const ids = traces.map((t) => t.id);
   if (ids.length === 0) return new Map();
   const [spanRows, modelRows, issueRows] = await Promise.all([
-    q.aggregateSpans(db.prisma, organizationId, ids),
-    q.aggregateModels(db.prisma, organizationId, ids),
-    q.selectCaptureIssues(db.sql, organizationId, ids),
+    q.aggregateSpans(db, organizationId, ids),
+    q.aggregateModels(db, organizationId, ids),
+    q.selectCaptureIssues(db, organizationId, ids),
   ]);
   const issues = new Map<string, string[]>();
   for (const r of issueRows) issues.set(r.trace_id, [...(issues.get(r.trace_id) ?? []), r.step]);
@@ -103,7 +103,7 @@ export async function getTraceMetrics(
  * the patch win), setSessionId and setName replace. Returns the updated trace.
  */
 export async function updateTrace(db: Database, organizationId: string, id: string, patch: TTracePatch): Promise<TTrace> {
-  const found = await q.patchTraceRow(db.sql, organizationId, id, {
+  const found = await q.patchTraceRow(db, organizationId, id, {
     appendContexts: patch.appendContexts !== undefined ? toJsonbParam(patch.appendContexts) : undefined,
     mergeMetadata: patch.mergeMetadata !== undefined ? toJsonbParam(patch.mergeMetadata) : undefined,
     setSessionId: storableText(patch.setSessionId),

@@ -50,7 +50,7 @@ export async function createContext(opts: { headers: Headers; url: string; resHe
     requestId: opts.headers.get("x-request-id") ?? randomUUID(),
     request: readRequestInfo(opts.headers, opts.url),
     sessionToken,
-    session: await getSessionUser(db.prisma, sessionToken),
+    session: await getSessionUser(db, sessionToken),
     resHeaders: opts.resHeaders ?? new Headers(),
   };
 }

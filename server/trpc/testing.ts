@@ -29,6 +29,6 @@ export async function createTestCaller(options: CallerOptions = {}) {
 
 /** Signs in directly through the service and returns a caller acting as that user. */
 export async function signedInCaller(db: Database, email: string, password = "correct horse battery") {
-  const { token } = await signIn(db.prisma, new SignInLimiter(), { email, password }, "203.0.113.7");
+  const { token } = await signIn(db, new SignInLimiter(), { email, password }, "203.0.113.7");
   return createTestCaller({ token });
 }

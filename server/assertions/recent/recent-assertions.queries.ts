@@ -1,8 +1,8 @@
 // The console's Assertions page read (issue 7, item 4): the organization's most recently written active
 // assertions with the trace each belongs to. Raw SQL because assertions carry no Prisma relation to traces
 // and the page filters by the trace's function (a join). Every query filters by organization.
-import type { Prisma } from "../../db/client.ts";
-import { join, sql, type Sql, type SqlClient } from "../../db/sql.ts";
+import type { DbClient } from "../../db/client.ts";
+import { join, sql, type Sql } from "../../db/sql.ts";
 
 export interface RecentAssertionFilter {
   traceFunctionKey?: string;
@@ -11,14 +11,14 @@ export interface RecentAssertionFilter {
 }
 
 /** Ids of active assertions, most recently written first (updated_at DESC, id DESC). */
-export function selectRecentAssertionIds(db: SqlClient, organizationId: string, f: RecentAssertionFilter, take: number) {
+export function selectRecentAssertionIds(db: DbClient, organizationId: string, f: RecentAssertionFilter, take: number) {
   const where: Sql[] = [sql`a.organization_id = ${organizationId}::uuid`, sql`a.archived_at IS NULL`, sql`NOT t.dropped`];
   if (f.traceFunctionKey !== undefined) where.push(sql`t.trace_function_key = ${f.traceFunctionKey}`);
   if (f.after) {
     const at = sql`(TIMESTAMPTZ 'epoch' + ${f.after.updatedUs}::bigint * INTERVAL '1 microsecond')`;
     where.push(sql`(a.updated_at < ${at} OR (a.updated_at = ${at} AND a.id < ${f.after.id}::uuid))`);
   }
-  return db.query<{ id: string; updated_us: string }>(sql`
+  return db.sql.query<{ id: string; updated_us: string }>(sql`
     SELECT a.id::text AS id, (EXTRACT(EPOCH FROM a.updated_at) * 1000000)::bigint::text AS updated_us
     FROM assertions a
     JOIN traces t ON t.organization_id = a.organization_id AND t.id = a.trace_id
@@ -27,8 +27,8 @@ export function selectRecentAssertionIds(db: SqlClient, organizationId: string, 
     LIMIT ${take}`);
 }
 
-export function selectAssertionTraces(prisma: Prisma, organizationId: string, ids: string[]) {
-  return prisma.trace.findMany({
+export function selectAssertionTraces(db: DbClient, organizationId: string, ids: string[]) {
+  return db.prisma.trace.findMany({
     where: { organizationId, id: { in: ids } },
     select: { id: true, name: true, traceFunctionKey: true, startedAt: true, testRunId: true },
   });

@@ -23,17 +23,17 @@ export async function findRecentAssertions(
 ): Promise<{ assertions: TRecentAssertion[]; nextCursor: string | null }> {
   const after = input.cursor !== undefined ? decodeCursor(input.cursor, isKey) : undefined;
   const page = await q.selectRecentAssertionIds(
-    db.sql,
+    db,
     organizationId,
     { traceFunctionKey: input.traceFunctionKey, after: after && { updatedUs: after.u, id: after.i } },
     input.limit + 1,
   );
   const ids = page.slice(0, input.limit);
-  const rows = ids.length ? await findAssertionRowsById(db.prisma, organizationId, ids.map((r) => r.id)) : [];
+  const rows = ids.length ? await findAssertionRowsById(db, organizationId, ids.map((r) => r.id)) : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
   const ordered = ids.flatMap((r) => byId.get(r.id) ?? []);
-  const traces = new Map((await q.selectAssertionTraces(db.prisma, organizationId, [...new Set(ordered.map((r) => r.traceId))])).map((t) => [t.id, t]));
-  const responses = await toAssertionResponses(db.prisma, organizationId, ordered);
+  const traces = new Map((await q.selectAssertionTraces(db, organizationId, [...new Set(ordered.map((r) => r.traceId))])).map((t) => [t.id, t]));
+  const responses = await toAssertionResponses(db, organizationId, ordered);
   const last = ids.at(-1);
   return {
     assertions: responses.map((a) => {

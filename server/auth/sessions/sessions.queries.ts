@@ -1,19 +1,17 @@
 // The only place the sessions feature touches the database (console sessions and sign-in lookups).
-import type { Prisma } from "../../db/client.ts";
+import type { DbClient } from "../../db/client.ts";
 
-type Db = Pick<Prisma, "consoleSession" | "user">;
+export const findUserForSignIn = (db: DbClient, email: string) =>
+  db.prisma.user.findUnique({ where: { email }, select: { id: true, passwordHash: true } });
 
-export const findUserForSignIn = (db: Db, email: string) =>
-  db.user.findUnique({ where: { email }, select: { id: true, passwordHash: true } });
+export const insertSession = (db: DbClient, row: { id: string; userId: string; tokenHash: string; expiresAt: Date }) =>
+  db.prisma.consoleSession.create({ data: row, select: { id: true } });
 
-export const insertSession = (db: Db, row: { id: string; userId: string; tokenHash: string; expiresAt: Date }) =>
-  db.consoleSession.create({ data: row, select: { id: true } });
+export const deleteExpiredSessionsOfUser = (db: DbClient, userId: string, now: Date) =>
+  db.prisma.consoleSession.deleteMany({ where: { userId, expiresAt: { lte: now } } });
 
-export const deleteExpiredSessionsOfUser = (db: Db, userId: string, now: Date) =>
-  db.consoleSession.deleteMany({ where: { userId, expiresAt: { lte: now } } });
-
-export const findLiveSessionByTokenHash = (db: Db, tokenHash: string, now: Date) =>
-  db.consoleSession.findFirst({
+export const findLiveSessionByTokenHash = (db: DbClient, tokenHash: string, now: Date) =>
+  db.prisma.consoleSession.findFirst({
     where: { tokenHash, expiresAt: { gt: now } },
     select: {
       id: true,
@@ -22,8 +20,8 @@ export const findLiveSessionByTokenHash = (db: Db, tokenHash: string, now: Date)
     },
   });
 
-export const touchSession = (db: Db, id: string, at: Date) =>
-  db.consoleSession.update({ where: { id }, data: { lastSeenAt: at }, select: { id: true } });
+export const touchSession = (db: DbClient, id: string, at: Date) =>
+  db.prisma.consoleSession.update({ where: { id }, data: { lastSeenAt: at }, select: { id: true } });
 
-export const deleteSessionByTokenHash = (db: Db, tokenHash: string) =>
-  db.consoleSession.deleteMany({ where: { tokenHash } });
+export const deleteSessionByTokenHash = (db: DbClient, tokenHash: string) =>
+  db.prisma.consoleSession.deleteMany({ where: { tokenHash } });

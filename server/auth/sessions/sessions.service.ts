@@ -1,7 +1,7 @@
 // Console sessions (issue 7, item 1): email + password sign-in, an opaque random token in a cookie,
 // only its sha256 stored, an absolute expiry, failed attempts rate-limited.
+import type { DbClient } from "../../db/client.ts";
 import { createHash, randomBytes } from "node:crypto";
-import type { Prisma } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import { hashPassword, verifyPassword } from "../passwords.ts";
@@ -25,12 +25,12 @@ export interface SignInResult {
 }
 
 /** Checks the password and opens a session; a wrong email or password is one 401, too many a 429. */
-export async function signIn(prisma: Prisma, limiter: SignInLimiter, input: TSignInInput, ip: string): Promise<SignInResult> {
+export async function signIn(db: DbClient, limiter: SignInLimiter, input: TSignInInput, ip: string): Promise<SignInResult> {
   const wait = limiter.retryAfterSeconds(input.email, ip);
   if (wait > 0) {
     throw new AppError("rate_limited", `Too many failed sign-ins. Try again in ${Math.ceil(wait / 60)} minute(s).`, { retryAfter: wait });
   }
-  const user = await q.findUserForSignIn(prisma, input.email);
+  const user = await q.findUserForSignIn(db, input.email);
   dummyHash ??= hashPassword(randomBytes(16).toString("hex"));
   const ok = await verifyPassword(input.password, user?.passwordHash ?? (await dummyHash));
   if (!user || !ok) {
@@ -39,21 +39,21 @@ export async function signIn(prisma: Prisma, limiter: SignInLimiter, input: TSig
   }
   limiter.recordSuccess(input.email, ip);
   const now = new Date();
-  await q.deleteExpiredSessionsOfUser(prisma, user.id, now);
+  await q.deleteExpiredSessionsOfUser(db, user.id, now);
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-  await q.insertSession(prisma, { id: newId(), userId: user.id, tokenHash: hashSessionToken(token), expiresAt });
+  await q.insertSession(db, { id: newId(), userId: user.id, tokenHash: hashSessionToken(token), expiresAt });
   return { token, expiresAt, userId: user.id };
 }
 
 /** The signed-in user for a cookie token, or null when the token is missing, unknown or expired. */
-export async function getSessionUser(prisma: Prisma, token: string | null): Promise<TSessionUser | null> {
+export async function getSessionUser(db: DbClient, token: string | null): Promise<TSessionUser | null> {
   if (!token) return null;
   const now = new Date();
-  const row = await q.findLiveSessionByTokenHash(prisma, hashSessionToken(token), now);
+  const row = await q.findLiveSessionByTokenHash(db, hashSessionToken(token), now);
   if (!row) return null;
   if (now.getTime() - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
-    await q.touchSession(prisma, row.id, now).catch(() => undefined);
+    await q.touchSession(db, row.id, now).catch(() => undefined);
   }
   return {
     sessionId: row.id,
@@ -66,6 +66,6 @@ export async function getSessionUser(prisma: Prisma, token: string | null): Prom
 }
 
 /** Ends the session of this token (a no-op when there is none). */
-export async function signOut(prisma: Prisma, token: string | null): Promise<void> {
-  if (token) await q.deleteSessionByTokenHash(prisma, hashSessionToken(token));
+export async function signOut(db: DbClient, token: string | null): Promise<void> {
+  if (token) await q.deleteSessionByTokenHash(db, hashSessionToken(token));
 }

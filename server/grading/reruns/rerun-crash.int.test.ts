@@ -74,7 +74,7 @@ describe("a re-run survives a killed server", () => {
 
   async function setUp(db: Database) {
     await migrate(db.sql);
-    const org = await createOrganization(db.prisma, { name: "Crash", email: `crash-${newId()}@example.com`, password: "correct horse battery" });
+    const org = await createOrganization(db, { name: "Crash", email: `crash-${newId()}@example.com`, password: "correct horse battery" });
     const grader = (await upsertGrader(db, org.organizationId, ZUpsertGraderBody.parse({ traceFunctionKey: "fn", name: "judge", kind: "llm_judge", live: false, config: { model: "m", instructions: "ok?" } }))).grader.id;
     const datasetId = newId();
     await db.prisma.dataset.create({ data: { id: datasetId, organizationId: org.organizationId, traceFunctionKey: "fn", name: "crash" } });

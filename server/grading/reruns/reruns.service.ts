@@ -7,7 +7,7 @@ import { AppError, badRequest, notFound } from "../../errors.ts";
 import { isUuid, newId } from "../../ids.ts";
 import { gradingJobs } from "../grading.service.ts";
 import { GRADING_QUEUE, gradingJobClient } from "../grading.queues.ts";
-import { findActiveRerun, findRerun, insertRerunIfNoneActive, insertRerunItems, type RerunRow } from "./reruns.queries.ts";
+import { findActiveRerun, findRerun, insertRerunIfNoneActive, insertRerunItems, selectDatasetWithGraders, type RerunRow } from "./reruns.queries.ts";
 import type { TGraderRerun } from "./reruns.schemas.ts";
 
 export function toRerunResponse(row: RerunRow): TGraderRerun {
@@ -22,10 +22,7 @@ export function toRerunResponse(row: RerunRow): TGraderRerun {
 
 async function getDatasetWithGraders(db: Database, organizationId: string, datasetId: string) {
   if (!isUuid(datasetId)) throw notFound("Dataset");
-  const dataset = await db.prisma.dataset.findFirst({
-    where: { id: datasetId, organizationId },
-    select: { id: true, graders: { select: { grader: { select: { id: true, status: true, organizationId: true } } } } },
-  });
+  const dataset = await selectDatasetWithGraders(db, organizationId, datasetId);
   if (!dataset) throw notFound("Dataset");
   return { id: dataset.id, graders: dataset.graders.map((g) => g.grader).filter((g) => g.organizationId === organizationId) };
 }
@@ -54,7 +51,7 @@ export async function startRerun(db: Database, organizationId: string, datasetId
   const graderIds = selectGraders(dataset.graders, requested);
   // Ready before the transaction: on PGlite a transaction holds the only connection.
   const jobs = await gradingJobClient(db);
-  return db.sql.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const inserted = await insertRerunIfNoneActive(tx, { id: newId(), organizationId, datasetId: dataset.id, graderIds });
     if (!inserted) {
       // Another run is active (its insert committed first; ON CONFLICT waited for it).
@@ -77,10 +74,10 @@ export async function startRerun(db: Database, organizationId: string, datasetId
 export async function getRerun(db: Database, organizationId: string, datasetId: string, runId?: string): Promise<{ run: TGraderRerun | null }> {
   const dataset = await getDatasetWithGraders(db, organizationId, datasetId);
   if (runId !== undefined) {
-    const row = isUuid(runId) ? await findRerun(db.sql, organizationId, dataset.id, runId) : null;
+    const row = isUuid(runId) ? await findRerun(db, organizationId, dataset.id, runId) : null;
     if (!row) throw notFound("Re-run");
     return { run: toRerunResponse(row) };
   }
-  const active = await findActiveRerun(db.sql, organizationId, dataset.id);
+  const active = await findActiveRerun(db, organizationId, dataset.id);
   return { run: active ? toRerunResponse(active) : null };
 }

@@ -7,7 +7,7 @@ export const getApiKeyContextTool = defineTool({
   input: {},
   readOnly: true,
   run: async (_args, { db, auth }) => {
-    const c = await getApiKeyContext(db.prisma, auth);
+    const c = await getApiKeyContext(db, auth);
     const text = [
       `Organization: ${c.organization.name} (${c.organization.id})`,
       `User: ${c.user.email}${c.user.name ? ` (${c.user.name})` : ""} (${c.user.id})`,

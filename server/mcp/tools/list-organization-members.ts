@@ -7,7 +7,7 @@ export const listOrganizationMembersTool = defineTool({
   input: {},
   readOnly: true,
   run: async (_args, { db, auth }) => {
-    const members = await findOrganizationMembers(db.prisma, auth.organizationId);
+    const members = await findOrganizationMembers(db, auth.organizationId);
     const lines = members.map((m) => `- ${m.name ?? m.email} <${m.email}>`);
     return { text: [`Members (${members.length}):`, ...lines].join("\n"), data: { members } };
   },

@@ -7,7 +7,7 @@ export const listOrganizationsTool = defineTool({
   input: {},
   readOnly: true,
   run: async (_args, { db, auth }) => {
-    const { organization } = await getApiKeyContext(db.prisma, auth);
+    const { organization } = await getApiKeyContext(db, auth);
     const text = [
       "Organizations (1):",
       `- ${organization.name} (${organization.id}) [current]`,

@@ -15,15 +15,15 @@ import * as q from "../experiments/run-traces.queries.ts";
 export async function completeReplay(db: Database, organizationId: string, body: TCompleteBody): Promise<TCompleteResponse> {
   const experiment = await getExperiment(db, organizationId, body.experimentId);
   const [runTraces, originalIds] = await Promise.all([
-    q.selectRunTraces(db.prisma, organizationId, experiment.id),
-    selectItemTraceIds(db.prisma, experiment.id),
+    q.selectRunTraces(db, organizationId, experiment.id),
+    selectItemTraceIds(db, experiment.id),
   ]);
-  const originalRows = await q.selectTracesById(db.prisma, organizationId, originalIds);
+  const originalRows = await q.selectTracesById(db, organizationId, originalIds);
   const byId = new Map(originalRows.map((t) => [t.id, t]));
   const originals = originalIds.flatMap((id) => byId.get(id) ?? []);
   const { outlines, metrics } = await findTraceOutlines(db, organizationId, [...runTraces, ...originals]);
   await prepareRunEvaluation(db);
-  await db.sql.transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     await markCompleted(tx, organizationId, experiment.id);
     await enqueueRunEvaluation(db, tx, organizationId, experiment, runTraces);
   });

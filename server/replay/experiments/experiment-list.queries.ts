@@ -1,8 +1,8 @@
 // Reads of experiments (test runs) for the console: a keyset page, details, item and replay-trace counts,
 // and one page of items with their replay traces. Every query filters by organization (items through their
 // experiment, whose organization the caller has checked).
-import type { Prisma } from "../../db/client.ts";
-import { join, sql, type Sql, type SqlClient } from "../../db/sql.ts";
+import type { DbClient } from "../../db/client.ts";
+import { join, sql, type Sql } from "../../db/sql.ts";
 import { runTraceSelect } from "./run-traces.queries.ts";
 
 export const experimentDetailSelect = {
@@ -32,7 +32,7 @@ export interface TExperimentFilter {
  * created_at at full microsecond precision, which a JavaScript Date would truncate.
  */
 export function selectExperimentPage(
-  db: SqlClient,
+  db: DbClient,
   organizationId: string,
   after: { createdUs: string; id: string } | undefined,
   take: number,
@@ -48,7 +48,7 @@ export function selectExperimentPage(
     const at = sql`(TIMESTAMPTZ 'epoch' + ${after.createdUs}::bigint * INTERVAL '1 microsecond')`;
     where.push(sql`(created_at < ${at} OR (created_at = ${at} AND id < ${after.id}::uuid))`);
   }
-  return db.query<{ id: string; created_us: string }>(sql`
+  return db.sql.query<{ id: string; created_us: string }>(sql`
     SELECT id::text AS id, (EXTRACT(EPOCH FROM created_at) * 1000000)::bigint::text AS created_us
     FROM experiments
     WHERE ${join(where, " AND ")}
@@ -56,13 +56,13 @@ export function selectExperimentPage(
     LIMIT ${take}`);
 }
 
-export function selectExperiments(prisma: Prisma, organizationId: string, ids: string[]) {
-  return prisma.experiment.findMany({ where: { organizationId, id: { in: ids } }, select: experimentDetailSelect });
+export function selectExperiments(db: DbClient, organizationId: string, ids: string[]) {
+  return db.prisma.experiment.findMany({ where: { organizationId, id: { in: ids } }, select: experimentDetailSelect });
 }
 export type TExperimentDetailRow = Awaited<ReturnType<typeof selectExperiments>>[number];
 
-export async function countItems(prisma: Prisma, organizationId: string, ids: string[]): Promise<Map<string, number>> {
-  const rows = await prisma.experimentItem.groupBy({
+export async function countItems(db: DbClient, organizationId: string, ids: string[]): Promise<Map<string, number>> {
+  const rows = await db.prisma.experimentItem.groupBy({
     by: ["experimentId"],
     where: { experimentId: { in: ids }, experiment: { organizationId } },
     _count: { _all: true },
@@ -71,8 +71,8 @@ export async function countItems(prisma: Prisma, organizationId: string, ids: st
 }
 
 /** Non-dropped replay traces per experiment (traces.test_run_id), and how many of them completed. */
-export async function countRunTraces(prisma: Prisma, organizationId: string, ids: string[]) {
-  const rows = await prisma.trace.groupBy({
+export async function countRunTraces(db: DbClient, organizationId: string, ids: string[]) {
+  const rows = await db.prisma.trace.groupBy({
     by: ["testRunId", "status"],
     where: { organizationId, testRunId: { in: ids }, dropped: false },
     _count: { _all: true },
@@ -88,8 +88,8 @@ export async function countRunTraces(prisma: Prisma, organizationId: string, ids
 }
 
 /** Items after a position, in selection order (the caller has checked the experiment is the organization's). */
-export function selectItemPage(prisma: Prisma, organizationId: string, experimentId: string, afterPosition: number | undefined, take: number) {
-  return prisma.experimentItem.findMany({
+export function selectItemPage(db: DbClient, organizationId: string, experimentId: string, afterPosition: number | undefined, take: number) {
+  return db.prisma.experimentItem.findMany({
     where: { experimentId, experiment: { organizationId }, ...(afterPosition !== undefined ? { position: { gt: afterPosition } } : {}) },
     select: { originalTraceId: true, position: true },
     orderBy: { position: "asc" },
@@ -98,8 +98,8 @@ export function selectItemPage(prisma: Prisma, organizationId: string, experimen
 }
 
 /** The run's non-dropped replay traces of the given originals, by attempt then arrival. */
-export function selectReplaysOf(prisma: Prisma, organizationId: string, experimentId: string, originalTraceIds: string[]) {
-  return prisma.trace.findMany({
+export function selectReplaysOf(db: DbClient, organizationId: string, experimentId: string, originalTraceIds: string[]) {
+  return db.prisma.trace.findMany({
     where: { organizationId, testRunId: experimentId, originalTraceId: { in: originalTraceIds }, dropped: false },
     select: runTraceSelect,
     orderBy: [{ replayAttempt: "asc" }, { createdAt: "asc" }, { id: "asc" }],

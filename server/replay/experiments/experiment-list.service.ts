@@ -57,7 +57,7 @@ const isKey = (v: unknown): v is Key =>
 /** A page of the organization's experiments, newest first, with their counts. */
 export async function findExperiments(db: Database, organizationId: string, input: TExperimentListInput) {
   const after = input.cursor !== undefined ? decodeCursor(input.cursor, isKey) : undefined;
-  const page = await q.selectExperimentPage(db.sql, organizationId, after && { createdUs: after.t, id: after.i }, input.limit + 1, {
+  const page = await q.selectExperimentPage(db, organizationId, after && { createdUs: after.t, id: after.i }, input.limit + 1, {
     traceFunctionKey: input.traceFunctionKey,
     datasetId: input.datasetId,
     gitBranch: input.gitBranch,
@@ -71,9 +71,9 @@ export async function findExperiments(db: Database, organizationId: string, inpu
 async function toSummaries(db: Database, organizationId: string, ids: string[]): Promise<TExperimentSummary[]> {
   if (ids.length === 0) return [];
   const [rows, items, runs] = await Promise.all([
-    q.selectExperiments(db.prisma, organizationId, ids),
-    q.countItems(db.prisma, organizationId, ids),
-    q.countRunTraces(db.prisma, organizationId, ids),
+    q.selectExperiments(db, organizationId, ids),
+    q.countItems(db, organizationId, ids),
+    q.countRunTraces(db, organizationId, ids),
   ]);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => {
@@ -102,12 +102,12 @@ async function toSummaries(db: Database, organizationId: string, ids: string[]):
 export async function getExperimentComparison(db: Database, organizationId: string, input: TExperimentComparisonInput) {
   const experiment = await getExperiment(db, organizationId, input.id);
   const [summary] = await toSummaries(db, organizationId, [experiment.id]);
-  const page = await q.selectItemPage(db.prisma, organizationId, experiment.id, input.cursor, input.limit + 1);
+  const page = await q.selectItemPage(db, organizationId, experiment.id, input.cursor, input.limit + 1);
   const items = page.slice(0, input.limit);
   const originalIds = items.map((i) => i.originalTraceId);
   const [originals, replays] = await Promise.all([
-    selectTracesById(db.prisma, organizationId, originalIds),
-    q.selectReplaysOf(db.prisma, organizationId, experiment.id, originalIds),
+    selectTracesById(db, organizationId, originalIds),
+    q.selectReplaysOf(db, organizationId, experiment.id, originalIds),
   ]);
   const compared = await compareTraces(db, organizationId, [...originals, ...replays]);
   const originalById = new Map(originals.map((t) => [t.id, t]));

@@ -1,7 +1,7 @@
 // Experiments (test runs) and their items: the only place the replay feature writes. Every query filters by
 // organization; another organization's experiment reads as absent.
-import type { Prisma } from "../../db/client.ts";
-import { sql, type SqlClient } from "../../db/sql.ts";
+import type { DbClient } from "../../db/client.ts";
+import { sql } from "../../db/sql.ts";
 
 export const experimentSelect = {
   id: true,
@@ -14,8 +14,8 @@ export const experimentSelect = {
   completedAt: true,
 } as const;
 
-export function selectExperiment(prisma: Prisma, organizationId: string, id: string) {
-  return prisma.experiment.findFirst({ where: { organizationId, id }, select: experimentSelect });
+export function selectExperiment(db: DbClient, organizationId: string, id: string) {
+  return db.prisma.experiment.findFirst({ where: { organizationId, id }, select: experimentSelect });
 }
 export type TExperimentRow = NonNullable<Awaited<ReturnType<typeof selectExperiment>>>;
 
@@ -35,21 +35,19 @@ export interface NewExperiment {
   createdByUserId: string;
 }
 
-/** The experiment and its items in one transaction: a run never exists without the traces it replays. */
-export async function insertExperiment(prisma: Prisma, e: NewExperiment, originalTraceIds: string[]) {
-  await prisma.$transaction([
-    prisma.experiment.create({
-      data: { ...e, codeChange: e.codeChange ?? undefined, plannedTraceCount: originalTraceIds.length * e.attempts },
-      select: { id: true },
-    }),
-    prisma.experimentItem.createMany({
-      data: originalTraceIds.map((originalTraceId, position) => ({ experimentId: e.id, originalTraceId, position })),
-    }),
-  ]);
+/** The experiment and its items; call it in a transaction, so a run never exists without the traces it replays. */
+export async function insertExperiment(tx: DbClient, e: NewExperiment, originalTraceIds: string[]) {
+  await tx.prisma.experiment.create({
+    data: { ...e, codeChange: e.codeChange ?? undefined, plannedTraceCount: originalTraceIds.length * e.attempts },
+    select: { id: true },
+  });
+  await tx.prisma.experimentItem.createMany({
+    data: originalTraceIds.map((originalTraceId, position) => ({ experimentId: e.id, originalTraceId, position })),
+  });
 }
 
-export async function selectItemTraceIds(prisma: Prisma, experimentId: string): Promise<string[]> {
-  const rows = await prisma.experimentItem.findMany({
+export async function selectItemTraceIds(db: DbClient, experimentId: string): Promise<string[]> {
+  const rows = await db.prisma.experimentItem.findMany({
     where: { experimentId },
     select: { originalTraceId: true },
     orderBy: { position: "asc" },
@@ -61,7 +59,7 @@ export async function selectItemTraceIds(prisma: Prisma, experimentId: string): 
  * Marks the run completed; a re-completion keeps the first completion time (idempotent, wire-facts §9.7).
  * Raw SQL on the caller's transaction, so the run's evaluation jobs commit with it.
  */
-export async function markCompleted(tx: SqlClient, organizationId: string, id: string): Promise<void> {
-  await tx.query(sql`UPDATE experiments SET status = 'completed', completed_at = COALESCE(completed_at, now())
+export async function markCompleted(db: DbClient, organizationId: string, id: string): Promise<void> {
+  await db.sql.query(sql`UPDATE experiments SET status = 'completed', completed_at = COALESCE(completed_at, now())
     WHERE organization_id = ${organizationId}::uuid AND id = ${id}::uuid`);
 }

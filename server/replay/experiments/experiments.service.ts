@@ -10,7 +10,7 @@ export const experimentUrl = (id: string) => `/replays/${id}`;
 
 /** One experiment of the organization; another organization's id or an unknown one is a 404. */
 export async function getExperiment(db: Database, organizationId: string, id: string): Promise<q.TExperimentRow> {
-  const row = await q.selectExperiment(db.prisma, organizationId, id);
+  const row = await q.selectExperiment(db, organizationId, id);
   if (!row) throw notFound(`Replay run ${id}`);
   return row;
 }

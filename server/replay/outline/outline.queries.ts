@@ -1,5 +1,5 @@
 // Span reads of trace outlines. Every query filters by organization.
-import type { Prisma } from "../../db/client.ts";
+import type { DbClient } from "../../db/client.ts";
 import { spanTimingSelect } from "../../spans/spans.queries.ts";
 
 export const outlineSpanSelect = {
@@ -10,8 +10,8 @@ export const outlineSpanSelect = {
 } as const;
 
 /** Every stored span of the given traces (outlines count and show them all). */
-export function selectOutlineSpans(prisma: Prisma, organizationId: string, traceIds: string[]) {
-  return prisma.span.findMany({
+export function selectOutlineSpans(db: DbClient, organizationId: string, traceIds: string[]) {
+  return db.prisma.span.findMany({
     where: { organizationId, traceId: { in: traceIds } },
     select: outlineSpanSelect,
   });

@@ -19,7 +19,7 @@ export async function findTraceOutlines(db: Database, organizationId: string, tr
   if (unique.length === 0) return { outlines: new Map(), metrics: new Map() };
   const ids = unique.map((t) => t.id);
   const [spans, metrics] = await Promise.all([
-    selectOutlineSpans(db.prisma, organizationId, ids),
+    selectOutlineSpans(db, organizationId, ids),
     getTraceMetrics(db, organizationId, unique),
   ]);
   const byTrace = new Map<string, TOutlineSpanRow[]>();

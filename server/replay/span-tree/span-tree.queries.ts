@@ -1,13 +1,13 @@
 // Span reads of GET /api/sdk/replay/spanTree. Every query filters by organization.
-import type { Prisma } from "../../db/client.ts";
+import type { DbClient } from "../../db/client.ts";
 
-export function selectSpanTrace(prisma: Prisma, organizationId: string, id: string) {
-  return prisma.span.findUnique({ where: { organizationId_id: { organizationId, id } }, select: { traceId: true } });
+export function selectSpanTrace(db: DbClient, organizationId: string, id: string) {
+  return db.prisma.span.findUnique({ where: { organizationId_id: { organizationId, id } }, select: { traceId: true } });
 }
 
 /** The spans of one trace with what a span tree node shows; rawSpan only when outputs are wanted. */
-export function selectTreeSpans(prisma: Prisma, organizationId: string, traceId: string, withOutputs: boolean) {
-  return prisma.span.findMany({
+export function selectTreeSpans(db: DbClient, organizationId: string, traceId: string, withOutputs: boolean) {
+  return db.prisma.span.findMany({
     where: { organizationId, traceId },
     select: {
       id: true,

@@ -15,9 +15,9 @@ import type { TSpanTreeNode, TSpanTreeQuery } from "./span-tree.schemas.ts";
  */
 export async function getSpanTree(db: Database, organizationId: string, externalSpanId: string, query: TSpanTreeQuery) {
   const id = canonicalId(organizationId, externalSpanId);
-  const span = await selectSpanTrace(db.prisma, organizationId, id);
+  const span = await selectSpanTrace(db, organizationId, id);
   if (!span) throw notFound(`Span ${externalSpanId}`);
-  const rows = await selectTreeSpans(db.prisma, organizationId, span.traceId, query.includeOutputs);
+  const rows = await selectTreeSpans(db, organizationId, span.traceId, query.includeOutputs);
   // Spans imported from another platform (native OpenTelemetry, docs/otel.md) are never mocked on replay:
   // they are left out of the tree, and an imported root carries no recorded output.
   const root = buildSubtree(rows, id, (r) => !isWithheld(r) && !isImported(r));

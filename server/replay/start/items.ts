@@ -22,8 +22,8 @@ function leaseError(ingestionType: string) {
 export async function buildItems(db: Database, organizationId: string, traceIds: string[], o: ItemOptions): Promise<TReplayItem[]> {
   if (traceIds.length === 0) return [];
   const [traces, roots] = await Promise.all([
-    selectItemTraces(db.prisma, organizationId, traceIds),
-    selectRootSpans(db.prisma, organizationId, traceIds),
+    selectItemTraces(db, organizationId, traceIds),
+    selectRootSpans(db, organizationId, traceIds),
   ]);
   const metrics = await getTraceMetrics(db, organizationId, traces);
   const byId = new Map(traces.map((t) => [t.id, t]));

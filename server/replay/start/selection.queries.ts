@@ -1,6 +1,6 @@
 // Reads that choose what a replay replays. Every query filters by organization.
-import type { Prisma } from "../../db/client.ts";
-import { empty, sql, type SqlClient } from "../../db/sql.ts";
+import type { DbClient } from "../../db/client.ts";
+import { empty, sql } from "../../db/sql.ts";
 import { traceIsUnfaithful } from "../../traces/faithful.ts";
 
 /**
@@ -10,14 +10,14 @@ import { traceIsUnfaithful } from "../../traces/faithful.ts";
  * have no Prisma relation to traces.
  */
 export async function selectRecentTraceIds(
-  db: SqlClient,
+  db: DbClient,
   f: { organizationId: string; traceFunctionKey: string; limit: number; onlyWithAssertions: boolean },
 ): Promise<string[]> {
   const withAssertions = f.onlyWithAssertions
     ? sql`AND EXISTS (SELECT 1 FROM assertions a
         WHERE a.organization_id = t.organization_id AND a.trace_id = t.id AND a.archived_at IS NULL)`
     : empty;
-  const rows = await db.query<{ id: string }>(sql`
+  const rows = await db.sql.query<{ id: string }>(sql`
     SELECT t.id::text AS id FROM traces t
     WHERE t.organization_id = ${f.organizationId}::uuid AND t.trace_function_key = ${f.traceFunctionKey}
       AND t.status IN ('completed', 'failed') AND NOT t.dropped AND t.test_run_id IS NULL
@@ -27,25 +27,25 @@ export async function selectRecentTraceIds(
   return rows.map((r) => r.id);
 }
 
-export function selectTraceKeys(prisma: Prisma, organizationId: string, ids: string[]) {
-  return prisma.trace.findMany({
+export function selectTraceKeys(db: DbClient, organizationId: string, ids: string[]) {
+  return db.prisma.trace.findMany({
     where: { organizationId, id: { in: ids } },
     select: { id: true, traceFunctionKey: true, dropped: true },
   });
 }
 
-export function selectDatasets(prisma: Prisma, organizationId: string, ids: string[]) {
-  return prisma.dataset.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true, traceFunctionKey: true } });
+export function selectDatasets(db: DbClient, organizationId: string, ids: string[]) {
+  return db.prisma.dataset.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true, traceFunctionKey: true } });
 }
 
 /** Members of the datasets that are still replayable (not dropped), ordered by dataset then trace id. */
-export async function selectDatasetMembers(prisma: Prisma, organizationId: string, datasetIds: string[]) {
-  const rows = await prisma.datasetTrace.findMany({
+export async function selectDatasetMembers(db: DbClient, organizationId: string, datasetIds: string[]) {
+  const rows = await db.prisma.datasetTrace.findMany({
     where: { organizationId, datasetId: { in: datasetIds } },
     select: { datasetId: true, traceId: true },
     orderBy: { traceId: "asc" },
   });
-  const live = await prisma.trace.findMany({
+  const live = await db.prisma.trace.findMany({
     where: { organizationId, id: { in: [...new Set(rows.map((r) => r.traceId))] }, dropped: false },
     select: { id: true },
   });
@@ -53,16 +53,16 @@ export async function selectDatasetMembers(prisma: Prisma, organizationId: strin
   return rows.filter((r) => liveIds.has(r.traceId));
 }
 
-export function selectGraders(prisma: Prisma, organizationId: string, ids: string[]) {
-  return prisma.grader.findMany({
+export function selectGraders(db: DbClient, organizationId: string, ids: string[]) {
+  return db.prisma.grader.findMany({
     where: { organizationId, id: { in: ids } },
     select: { id: true, traceFunctionKey: true, status: true },
   });
 }
 
 /** The active graders assigned to the datasets: their runnable graders (http-interface.md, replay/start). */
-export async function selectActiveDatasetGraderIds(prisma: Prisma, organizationId: string, datasetIds: string[]) {
-  const rows = await prisma.datasetGrader.findMany({
+export async function selectActiveDatasetGraderIds(db: DbClient, organizationId: string, datasetIds: string[]) {
+  const rows = await db.prisma.datasetGrader.findMany({
     where: { datasetId: { in: datasetIds }, grader: { organizationId, status: "active" } },
     select: { graderId: true },
     orderBy: { graderId: "asc" },
@@ -71,8 +71,8 @@ export async function selectActiveDatasetGraderIds(prisma: Prisma, organizationI
 }
 
 /** Which of the traces have at least one active (not archived) assertion. */
-export async function selectTraceIdsWithAssertions(prisma: Prisma, organizationId: string, traceIds: string[]) {
-  const rows = await prisma.assertion.findMany({
+export async function selectTraceIdsWithAssertions(db: DbClient, organizationId: string, traceIds: string[]) {
+  const rows = await db.prisma.assertion.findMany({
     where: { organizationId, traceId: { in: traceIds }, archivedAt: null },
     select: { traceId: true },
     distinct: ["traceId"],
@@ -81,16 +81,16 @@ export async function selectTraceIdsWithAssertions(prisma: Prisma, organizationI
 }
 
 /** What a replay item tells about its original trace. */
-export function selectItemTraces(prisma: Prisma, organizationId: string, ids: string[]) {
-  return prisma.trace.findMany({
+export function selectItemTraces(db: DbClient, organizationId: string, ids: string[]) {
+  return db.prisma.trace.findMany({
     where: { organizationId, id: { in: ids } },
     select: { id: true, ingestionType: true, metadata: true, startedAt: true, endedAt: true },
   });
 }
 
 /** The root span of each trace (no parent), earliest first when a trace has several. */
-export function selectRootSpans(prisma: Prisma, organizationId: string, traceIds: string[]) {
-  return prisma.span.findMany({
+export function selectRootSpans(db: DbClient, organizationId: string, traceIds: string[]) {
+  return db.prisma.span.findMany({
     where: { organizationId, traceId: { in: traceIds }, parentSpanId: null },
     select: { id: true, traceId: true, sourceSpanId: true, startedAt: true, createdAt: true },
     orderBy: [{ startedAt: { sort: "asc", nulls: "last" } }, { createdAt: "asc" }, { id: "asc" }],

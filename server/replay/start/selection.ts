@@ -42,11 +42,11 @@ export async function resolveSelection(db: Database, organizationId: string, bod
   ];
   if (issues.length > 0) throw new AppError("bad_request", `Cannot start the replay: ${issues[0].message}`, { issues });
 
-  const datasetGraders = datasetIds.length ? await q.selectActiveDatasetGraderIds(db.prisma, organizationId, datasetIds) : [];
+  const datasetGraders = datasetIds.length ? await q.selectActiveDatasetGraderIds(db, organizationId, datasetIds) : [];
   const explicit = traceIds.length > 0 || datasetIds.length > 0;
   const selected = explicit
     ? await explicitSelection(db, organizationId, traceIds, datasetIds, Boolean(body.onlyWithAssertions))
-    : await q.selectRecentTraceIds(db.sql, {
+    : await q.selectRecentTraceIds(db, {
         organizationId,
         traceFunctionKey: key,
         limit: body.limit ?? DEFAULT_LIMIT,
@@ -63,12 +63,12 @@ export async function resolveSelection(db: Database, organizationId: string, bod
 }
 
 async function explicitSelection(db: Database, organizationId: string, traceIds: string[], datasetIds: string[], onlyWithAssertions: boolean) {
-  const members = datasetIds.length ? await q.selectDatasetMembers(db.prisma, organizationId, datasetIds) : [];
+  const members = datasetIds.length ? await q.selectDatasetMembers(db, organizationId, datasetIds) : [];
   const order = new Map(datasetIds.map((id, i) => [id, i]));
   members.sort((a, b) => order.get(a.datasetId)! - order.get(b.datasetId)! || (a.traceId < b.traceId ? -1 : 1));
   const ids = [...new Set([...traceIds, ...members.map((m) => m.traceId)])];
   if (!onlyWithAssertions || ids.length === 0) return ids;
-  const withAssertions = await q.selectTraceIdsWithAssertions(db.prisma, organizationId, ids);
+  const withAssertions = await q.selectTraceIdsWithAssertions(db, organizationId, ids);
   return ids.filter((id) => withAssertions.has(id));
 }
 
@@ -101,16 +101,16 @@ function reportIds<R extends Found>(
 }
 
 async function checkDatasets(db: Database, organizationId: string, key: string, ids: string[]) {
-  const rows = ids.length ? await q.selectDatasets(db.prisma, organizationId, ids.filter(isUuid)) : [];
+  const rows = ids.length ? await q.selectDatasets(db, organizationId, ids.filter(isUuid)) : [];
   return reportIds("datasetIds", "dataset", key, ids, rows);
 }
 
 async function checkGraders(db: Database, organizationId: string, key: string, ids: string[]) {
-  const rows = ids.length ? await q.selectGraders(db.prisma, organizationId, ids.filter(isUuid)) : [];
+  const rows = ids.length ? await q.selectGraders(db, organizationId, ids.filter(isUuid)) : [];
   return reportIds("graderIds", "grader", key, ids, rows, (g) => (g.status !== "active" ? `grader ${g.id} is not active (${g.status})` : undefined));
 }
 
 async function checkTraces(db: Database, organizationId: string, key: string, ids: string[]) {
-  const rows = ids.length ? await q.selectTraceKeys(db.prisma, organizationId, ids.filter(isUuid)) : [];
+  const rows = ids.length ? await q.selectTraceKeys(db, organizationId, ids.filter(isUuid)) : [];
   return reportIds("traceIds", "trace", key, ids, rows, (t) => (t.dropped ? `trace ${t.id} was dropped` : undefined));
 }

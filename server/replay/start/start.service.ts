@@ -21,25 +21,23 @@ export async function startReplay(db: Database, auth: { organizationId: string; 
     return { testRunId: null, testRunUrl: null, experimentId: null, experimentUrl: null, attempts, dryRun: true, items };
   }
   const id = newId();
-  await insertExperiment(
-    db.prisma,
-    {
-      id,
-      organizationId: auth.organizationId,
-      name: body.name ?? null,
-      notes: body.notes ?? null,
-      traceFunctionKey: body.traceFunctionKey,
-      selection: { ...selection.request, ...(body.onlyWithAssertions ? { onlyWithAssertions: true } : {}) },
-      graderIds: selection.graderIds,
-      datasetIds: selection.datasetIds,
-      attempts,
-      judgeAssertions: body.judgeAssertions ?? true,
-      metadata: storable(body.metadata ?? {}),
-      codeChange: codeChangeOf(body),
-      createdByUserId: auth.userId,
-    },
-    items.map((i) => i.originalTraceId),
-  );
+  const experiment = {
+    id,
+    organizationId: auth.organizationId,
+    name: body.name ?? null,
+    notes: body.notes ?? null,
+    traceFunctionKey: body.traceFunctionKey,
+    selection: { ...selection.request, ...(body.onlyWithAssertions ? { onlyWithAssertions: true } : {}) },
+    graderIds: selection.graderIds,
+    datasetIds: selection.datasetIds,
+    attempts,
+    judgeAssertions: body.judgeAssertions ?? true,
+    metadata: storable(body.metadata ?? {}),
+    codeChange: codeChangeOf(body),
+    createdByUserId: auth.userId,
+  };
+  // One transaction: a run never exists without the traces it replays.
+  await db.transaction((tx) => insertExperiment(tx, experiment, items.map((i) => i.originalTraceId)));
   const url = experimentUrl(id);
   return { testRunId: id, testRunUrl: url, experimentId: id, experimentUrl: url, attempts, dryRun: false, items };
 }

@@ -15,11 +15,11 @@ const FINAL_STATUSES = new Set(["completed", "failed"]);
  */
 export async function getReplayStatus(db: Database, organizationId: string, body: TStatusBody): Promise<TStatusResponse> {
   const experiment = await getExperiment(db, organizationId, body.experimentId);
-  const traces = await q.selectRunTraces(db.prisma, organizationId, experiment.id);
+  const traces = await q.selectRunTraces(db, organizationId, experiment.id);
   const expected = body.expectedSpanCounts;
   let ready = traces;
   if (expected) {
-    const finalSpans = await q.countFinalSpans(db.prisma, organizationId, traces.map((t) => t.id));
+    const finalSpans = await q.countFinalSpans(db, organizationId, traces.map((t) => t.id));
     ready = traces.filter(
       (t) => FINAL_STATUSES.has(t.status) && (finalSpans.get(t.id) ?? 0) >= expectedCount(expected, t.sourceTraceId),
     );

@@ -14,13 +14,13 @@ export const sessionRouter = router({
   }),
 
   signIn: publicProcedure.input(ZSignInInput).mutation(async ({ ctx, input }) => {
-    const result = await signIn(ctx.db.prisma, getSignInLimiter(), input, ctx.request.ip);
+    const result = await signIn(ctx.db, getSignInLimiter(), input, ctx.request.ip);
     ctx.resHeaders.append("set-cookie", serializeSessionCookie(result.token, result.expiresAt, ctx.request.secure));
     return { userId: result.userId, expiresAt: result.expiresAt };
   }),
 
   signOut: publicProcedure.mutation(async ({ ctx }) => {
-    await signOut(ctx.db.prisma, ctx.sessionToken);
+    await signOut(ctx.db, ctx.sessionToken);
     ctx.resHeaders.append("set-cookie", clearSessionCookie(ctx.request.secure));
     return { signedOut: true };
   }),

@@ -4,12 +4,12 @@ import { ZCreateApiKeyInput, ZCreateUserInput, ZRevokeApiKeyInput } from "../../
 import * as settings from "../../auth/settings/settings.service.ts";
 
 export const apiKeysRouter = router({
-  list: protectedProcedure.query(({ ctx }) => settings.findApiKeys(ctx.db.prisma, ctx.auth.organizationId)),
-  create: protectedProcedure.input(ZCreateApiKeyInput).mutation(({ ctx, input }) => settings.createApiKey(ctx.db.prisma, ctx.auth, input.name)),
-  revoke: protectedProcedure.input(ZRevokeApiKeyInput).mutation(({ ctx, input }) => settings.revokeApiKey(ctx.db.prisma, ctx.auth.organizationId, input.id)),
+  list: protectedProcedure.query(({ ctx }) => settings.findApiKeys(ctx.db, ctx.auth.organizationId)),
+  create: protectedProcedure.input(ZCreateApiKeyInput).mutation(({ ctx, input }) => settings.createApiKey(ctx.db, ctx.auth, input.name)),
+  revoke: protectedProcedure.input(ZRevokeApiKeyInput).mutation(({ ctx, input }) => settings.revokeApiKey(ctx.db, ctx.auth.organizationId, input.id)),
 });
 
 export const usersRouter = router({
-  list: protectedProcedure.query(({ ctx }) => settings.findUsers(ctx.db.prisma, ctx.auth.organizationId)),
-  create: protectedProcedure.input(ZCreateUserInput).mutation(({ ctx, input }) => settings.createUser(ctx.db.prisma, ctx.auth.organizationId, input)),
+  list: protectedProcedure.query(({ ctx }) => settings.findUsers(ctx.db, ctx.auth.organizationId)),
+  create: protectedProcedure.input(ZCreateUserInput).mutation(({ ctx, input }) => settings.createUser(ctx.db, ctx.auth.organizationId, input)),
 });

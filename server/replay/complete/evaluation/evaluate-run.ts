@@ -5,8 +5,8 @@
 //    the graders' queue (enqueueGrading); the grading worker writes the grader labels;
 // 2. when the run was started with judgeAssertions (the default): one job on the replay-evaluation queue;
 //    the worker evaluates the trace's assertions (trace-assertions.ts).
+import type { DbClient } from "../../../db/client.ts";
 import type { Database } from "../../../db/client.ts";
-import type { SqlClient } from "../../../db/sql.ts";
 import { enqueueGrading } from "../../../grading/grading.service.ts";
 import { gradingJobClient } from "../../../grading/grading.queues.ts";
 import { idList, type TExperimentRow } from "../../experiments/experiments.service.ts";
@@ -24,7 +24,7 @@ export async function prepareRunEvaluation(db: Database): Promise<void> {
 /** Queues the run's evaluation with the caller's transaction; returns how many jobs of each kind. */
 export async function enqueueRunEvaluation(
   db: Database,
-  tx: SqlClient,
+  tx: DbClient,
   organizationId: string,
   experiment: TExperimentRow,
   traces: TRunTraceRow[],

@@ -12,12 +12,12 @@ const TX_OPTIONS = { timeout: 60_000, maxWait: 30_000 };
 
 /** Evaluates and records the verdicts of one replay trace's assertions; returns how many were written. */
 export async function judgeTraceAssertions(db: Database, organizationId: string, testRunId: string, traceId: string, judge: JudgeSettings): Promise<number> {
-  const effective = await findEffectiveAssertions(db.prisma, organizationId, traceId);
+  const effective = await findEffectiveAssertions(db, organizationId, traceId);
   if (!effective || effective.assertions.length === 0) return 0;
   const spans = await findGradingSpans(db, organizationId, traceId);
   // The judge's limiter caps concurrent LLM calls process-wide; checks are evaluated in-process.
   const verdicts = await Promise.all(effective.assertions.map(async (a) => ({ assertionId: a.id, verdict: await evaluateAssertion(a, spans, judge) })));
-  await db.prisma.$transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     const at = new Date();
     for (const { assertionId, verdict } of verdicts) {
       await recordTraceVerdict(tx, {
