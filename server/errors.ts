@@ -1,21 +1,22 @@
-// One error type and ONE table from code to HTTP status and tRPC code, used by every surface
-// (STYLE.md: Documenso kept two tables and they drifted).
+// One error type and ONE table from code to HTTP status, tRPC code and the gRPC status code OTLP/HTTP clients
+// read from a protobuf error body, used by every surface (two tables drift apart; docs/architecture.md
+// "How a request flows").
 
 export const ERROR_CODES = {
-  bad_request: { http: 400, trpc: "BAD_REQUEST" },
-  validation_failed: { http: 400, trpc: "BAD_REQUEST" },
-  invalid_json: { http: 400, trpc: "PARSE_ERROR" },
-  invalid_body_encoding: { http: 400, trpc: "BAD_REQUEST" },
-  unauthorized: { http: 401, trpc: "UNAUTHORIZED" },
-  forbidden: { http: 403, trpc: "FORBIDDEN" },
-  not_found: { http: 404, trpc: "NOT_FOUND" },
-  method_not_allowed: { http: 405, trpc: "METHOD_NOT_SUPPORTED" },
-  conflict: { http: 409, trpc: "CONFLICT" },
-  payload_too_large: { http: 413, trpc: "PAYLOAD_TOO_LARGE" },
-  unsupported_media_type: { http: 415, trpc: "UNSUPPORTED_MEDIA_TYPE" },
-  rate_limited: { http: 429, trpc: "TOO_MANY_REQUESTS" },
-  internal_error: { http: 500, trpc: "INTERNAL_SERVER_ERROR" },
-  service_unavailable: { http: 503, trpc: "INTERNAL_SERVER_ERROR" },
+  bad_request: { http: 400, trpc: "BAD_REQUEST", grpc: 3 /* INVALID_ARGUMENT */ },
+  validation_failed: { http: 400, trpc: "BAD_REQUEST", grpc: 3 /* INVALID_ARGUMENT */ },
+  invalid_json: { http: 400, trpc: "PARSE_ERROR", grpc: 3 /* INVALID_ARGUMENT */ },
+  invalid_body_encoding: { http: 400, trpc: "BAD_REQUEST", grpc: 3 /* INVALID_ARGUMENT */ },
+  unauthorized: { http: 401, trpc: "UNAUTHORIZED", grpc: 16 /* UNAUTHENTICATED */ },
+  forbidden: { http: 403, trpc: "FORBIDDEN", grpc: 7 /* PERMISSION_DENIED */ },
+  not_found: { http: 404, trpc: "NOT_FOUND", grpc: 5 /* NOT_FOUND */ },
+  method_not_allowed: { http: 405, trpc: "METHOD_NOT_SUPPORTED", grpc: 3 /* INVALID_ARGUMENT */ },
+  conflict: { http: 409, trpc: "CONFLICT", grpc: 3 /* INVALID_ARGUMENT */ },
+  payload_too_large: { http: 413, trpc: "PAYLOAD_TOO_LARGE", grpc: 8 /* RESOURCE_EXHAUSTED */ },
+  unsupported_media_type: { http: 415, trpc: "UNSUPPORTED_MEDIA_TYPE", grpc: 3 /* INVALID_ARGUMENT */ },
+  rate_limited: { http: 429, trpc: "TOO_MANY_REQUESTS", grpc: 8 /* RESOURCE_EXHAUSTED */ },
+  internal_error: { http: 500, trpc: "INTERNAL_SERVER_ERROR", grpc: 13 /* INTERNAL */ },
+  service_unavailable: { http: 503, trpc: "INTERNAL_SERVER_ERROR", grpc: 14 /* UNAVAILABLE */ },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -46,6 +47,11 @@ export class AppError extends Error {
 
   get trpcCode(): TrpcErrorCode {
     return ERROR_CODES[this.code].trpc;
+  }
+
+  /** The gRPC status code of a google.rpc.Status body (OTLP/HTTP protobuf errors). */
+  get grpcCode(): number {
+    return ERROR_CODES[this.code].grpc;
   }
 }
 

@@ -1,6 +1,5 @@
 // The grading queues and their policies (docs/graders.md, "Job queue").
-import type { Database } from "../db/client.ts";
-import { jobClientFor, type JobClient, type QueueOptions } from "../jobs/queue.ts";
+import { deadLetterQueue, jobQueues, type QueueOptions } from "../jobs/queue.ts";
 
 export const GRADING_QUEUE = "grading";
 /** Jobs whose retries are exhausted land here; the worker records the failure (a re-run errors). */
@@ -24,20 +23,8 @@ export const GRADING_QUEUE_OPTIONS: QueueOptions = {
   deadLetter: GRADING_DEAD_QUEUE,
 };
 
-const defined = new WeakMap<Database, Promise<JobClient>>();
-
 /** The job client with the grading queues defined (once per database per process). */
-export function gradingJobClient(db: Database, options: QueueOptions = GRADING_QUEUE_OPTIONS): Promise<JobClient> {
-  let ready = defined.get(db);
-  if (!ready) {
-    ready = (async () => {
-      const client = await jobClientFor(db);
-      await client.defineQueue(GRADING_DEAD_QUEUE, { policy: "standard", retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 });
-      await client.defineQueue(GRADING_QUEUE, options);
-      return client;
-    })();
-    defined.set(db, ready);
-    ready.catch(() => defined.delete(db));
-  }
-  return ready;
-}
+export const gradingJobClient = jobQueues((options: QueueOptions = GRADING_QUEUE_OPTIONS) => [
+  deadLetterQueue(GRADING_DEAD_QUEUE),
+  { name: GRADING_QUEUE, options },
+]);

@@ -1,13 +1,14 @@
 // defineRoute: the one wrapper every /api/sdk/* handler goes through. It authenticates the API key,
-// reads the body with the shared limits, parses body/query/params with zod, and maps errors.
+// reads the body with the shared limits, parses body/query/params with zod, types the handler's body from
+// its spec, and writes every error once, with the route's error encoder (docs/architecture.md "How a request flows").
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { authenticateApiKey } from "../auth/auth.service.ts";
 import type { TAuthContext } from "../auth/auth.schemas.ts";
 import { getDb, type Database } from "../db.ts";
 import { AppError, toValidationIssues } from "../errors.ts";
-import { parseJson, readBody, readBodyDeferred } from "./body.ts";
-import { errorResponse, json } from "./responses.ts";
+import { parseJson, readBody, readBodyDeferred, type DeferredBody } from "./body.ts";
+import { errorResponse, json, toAppError } from "./responses.ts";
 
 export interface RouteContext<TBody, TQuery, TParams> {
   request: Request;
@@ -19,23 +20,40 @@ export interface RouteContext<TBody, TQuery, TParams> {
   params: TParams;
 }
 
-interface RouteOptions<TBody, TQuery, TParams> {
-  /**
-   * zod schema of the JSON body; "raw" hands the decompressed bytes to the handler instead; "deferred"
-   * hands over a DeferredBody the handler inflates itself (ingestion does so inside its memory budget).
-   */
-  body?: z.ZodType<TBody> | "raw" | "deferred";
+/**
+ * What a route reads its body as: a zod schema of the JSON body; "raw" for the decompressed bytes; "deferred"
+ * for a DeferredBody the handler inflates itself (ingestion does so inside its memory budget).
+ */
+export type BodySpec = z.ZodType | "raw" | "deferred";
+
+/** The handler's `body` for a body spec. */
+export type BodyOf<B extends BodySpec | undefined> = B extends "deferred"
+  ? DeferredBody
+  : B extends "raw"
+    ? Buffer
+    : B extends z.ZodType
+      ? z.output<B>
+      : undefined;
+
+/** Writes an error response in the route's response format (JSON by default; OTLP routes answer protobuf too). */
+export type ErrorEncoder = (error: AppError, context: { request: Request; requestId: string }) => Response;
+
+interface RouteOptions<B extends BodySpec | undefined, TQuery, TParams> {
+  body?: B;
   query?: z.ZodType<TQuery>;
   params?: z.ZodType<TParams>;
+  /** How this route writes its errors (every error: auth, limits, validation, the handler's, 503). */
+  errors?: ErrorEncoder;
   /** Returns a plain object (sent as JSON 200) or a Response. */
-  handler: (ctx: RouteContext<TBody, TQuery, TParams>) => Promise<unknown>;
+  handler: (ctx: RouteContext<BodyOf<B>, TQuery, TParams>) => Promise<unknown>;
 }
 
 type NextRouteContext = { params: Promise<Record<string, string | string[]>> };
 
-export function defineRoute<TBody = undefined, TQuery = undefined, TParams = undefined>(
-  options: RouteOptions<TBody, TQuery, TParams>,
+export function defineRoute<B extends BodySpec | undefined = undefined, TQuery = undefined, TParams = undefined>(
+  options: RouteOptions<B, TQuery, TParams>,
 ): (request: Request, context: NextRouteContext) => Promise<Response> {
+  const encodeError = options.errors ?? jsonError;
   return async (request, context) => {
     const requestId = request.headers.get("x-request-id") ?? randomUUID();
     try {
@@ -43,16 +61,19 @@ export function defineRoute<TBody = undefined, TQuery = undefined, TParams = und
       const auth = await authenticateApiKey(db, request.headers.get("authorization"));
       const params = parseWith(options.params, (await context?.params) ?? {}, "path");
       const query = parseWith(options.query, Object.fromEntries(new URL(request.url).searchParams), "query");
-      const body = await readRequestBody(request, options.body);
-      const result = await options.handler({ request, requestId, db, auth, body, query, params } as RouteContext<TBody, TQuery, TParams>);
+      const body = (await readRequestBody(request, options.body)) as BodyOf<B>;
+      const result = await options.handler({ request, requestId, db, auth, body, query, params });
       return result instanceof Response ? result : json(result ?? {});
     } catch (error) {
-      return errorResponse(error, requestId);
+      return encodeError(toAppError(error, requestId), { request, requestId });
     }
   };
 }
 
-async function readRequestBody<TBody>(request: Request, schema: z.ZodType<TBody> | "raw" | "deferred" | undefined): Promise<unknown> {
+/** The JSON error body every REST route answers with. */
+export const jsonError: ErrorEncoder = (error, { requestId }) => errorResponse(error, requestId);
+
+async function readRequestBody(request: Request, schema: BodySpec | undefined): Promise<unknown> {
   if (request.method === "GET" || request.method === "HEAD") return undefined;
   if (schema === "deferred") return readBodyDeferred(request);
   if (schema === undefined) {

@@ -26,10 +26,16 @@ export function toAppError(error: unknown, requestId: string): AppError {
   return new AppError("internal_error", `Internal server error (request id ${requestId}).`);
 }
 
+/** The headers of every error answer, whatever its format: the request id, and Retry-After when the error has one. */
+export function errorHeaders(error: AppError, requestId: string): Record<string, string> {
+  const headers: Record<string, string> = { "x-request-id": requestId };
+  if (error.retryAfter !== undefined) headers["retry-after"] = String(error.retryAfter);
+  return headers;
+}
+
 export function errorResponse(error: unknown, requestId: string): Response {
   const appError = toAppError(error, requestId);
-  const headers: Record<string, string> = { "x-request-id": requestId };
-  if (appError.retryAfter !== undefined) headers["retry-after"] = String(appError.retryAfter);
+  const headers = errorHeaders(appError, requestId);
   return json(
     { error: appError.message, code: appError.code, ...(appError.issues ? { issues: appError.issues } : {}) },
     { status: appError.httpStatus, headers },

@@ -2,11 +2,12 @@
 // /functions/{functionId}/traces). Thin: parse with the shared payload schemas, call ingestBatch, map a
 // rejection to the error body. The OTLP door is otlp/otlp.http.ts.
 import { z } from "zod";
+import type { TAuthContext } from "../auth/auth.schemas.ts";
+import type { Database } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { defineRoute } from "../http/define-route.ts";
 import type { TIngestOperation, TIngestResult, TRejection } from "./ingest.schemas.ts";
 import { ingestBatch } from "./ingest.service.ts";
-import type { DeferredBody } from "../http/body.ts";
 import { withIngestBody } from "./memory-budget.ts";
 import { parsePayloadText } from "./payloads/parse-payload.ts";
 
@@ -23,44 +24,33 @@ export function rejectionToError(rejection: TRejection): AppError {
   return new AppError(CODE_OF[rejection.code], message, { issues: rejection.issues });
 }
 
-function throwIfRejected(result: TIngestResult): void {
+/** Ingests one payload of a REST door; a rejection is that door's error answer. */
+async function ingestOne(db: Database, auth: TAuthContext, raw: Buffer, operation: TIngestOperation, functionId?: string): Promise<TIngestResult> {
+  const parsed = parsePayloadText(operation, raw.toString("utf8"), functionId);
+  if (!parsed.ok) throw rejectionToError(parsed.rejection);
+  const result = await ingestBatch(db, auth, [parsed.item]);
   const rejection = result.rejected.get(0);
   if (rejection) throw rejectionToError(rejection);
-}
-
-function restDoor(operation: TIngestOperation) {
-  return defineRoute({
-    body: "deferred",
-    handler: async ({ db, auth, body }) => {
-      return withIngestBody(body as unknown as DeferredBody, async (raw) => {
-        const parsed = parsePayloadText(operation, raw.toString("utf8"));
-        if (!parsed.ok) throw rejectionToError(parsed.rejection);
-        const result = await ingestBatch(db, auth, [parsed.item]);
-        throwIfRejected(result);
-        // Fire-and-forget for the SDKs (they read only `error`); the map tells other callers the canonical id.
-        return { traceIds: result.traceIds };
-      });
-    },
-  });
+  return result;
 }
 
 /** POST /api/sdk/externalSpans: one span payload (wire-facts §3). */
-export const postExternalSpan = restDoor("external_span");
+export const postExternalSpan = defineRoute({
+  body: "deferred",
+  // Fire-and-forget for the SDKs (they read only `error`); the map tells other callers the canonical id.
+  handler: ({ db, auth, body }) => withIngestBody(body, async (raw) => ({ traceIds: (await ingestOne(db, auth, raw, "external_span")).traceIds })),
+});
 
 /** POST /api/sdk/externalTraces: the trace completion signal (wire-facts §4). */
-export const postExternalTrace = restDoor("external_trace");
+export const postExternalTrace = defineRoute({
+  body: "deferred",
+  handler: ({ db, auth, body }) => withIngestBody(body, async (raw) => ({ traceIds: (await ingestOne(db, auth, raw, "external_trace")).traceIds })),
+});
 
 /** POST /api/sdk/functions/{functionId}/traces: a function execution; unknown or foreign function → 404. */
 export const postFunctionTrace = defineRoute({
   body: "deferred",
   params: z.object({ functionId: z.string().min(1) }),
-  handler: async ({ db, auth, body, params }) => {
-    return withIngestBody(body as unknown as DeferredBody, async (raw) => {
-      const parsed = parsePayloadText("internal_trace", raw.toString("utf8"), params.functionId);
-      if (!parsed.ok) throw rejectionToError(parsed.rejection);
-      const result = await ingestBatch(db, auth, [parsed.item]);
-      throwIfRejected(result);
-      return { id: result.functionExecutionIds[0] };
-    });
-  },
+  handler: ({ db, auth, body, params }) =>
+    withIngestBody(body, async (raw) => ({ id: (await ingestOne(db, auth, raw, "internal_trace", params.functionId)).functionExecutionIds[0] })),
 });

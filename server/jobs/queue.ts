@@ -65,6 +65,38 @@ export function jobClientFor(db: Database): Promise<JobClient> {
   return client;
 }
 
+export interface QueueDefinition {
+  name: string;
+  options: QueueOptions;
+}
+
+/** The dead-letter queue of a feature's queue: jobs whose retries are exhausted land there, for the feature to record. */
+export const deadLetterQueue = (name: string): QueueDefinition => ({
+  name,
+  options: { policy: "standard", retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 },
+});
+
+/**
+ * A feature's job client: `define` names its queues (a dead-letter queue before the queue that sends to it),
+ * defined once per database per process, outside any transaction, before the client is handed out.
+ */
+export function jobQueues<A extends unknown[]>(define: (...args: A) => QueueDefinition[]): (db: Database, ...args: A) => Promise<JobClient> {
+  const defined = new WeakMap<Database, Promise<JobClient>>();
+  return (db, ...args) => {
+    let ready = defined.get(db);
+    if (!ready) {
+      ready = (async () => {
+        const client = await jobClientFor(db);
+        for (const queue of define(...args)) await client.defineQueue(queue.name, queue.options);
+        return client;
+      })();
+      defined.set(db, ready);
+      ready.catch(() => defined.delete(db));
+    }
+    return ready;
+  };
+}
+
 async function openJobClient(db: Database): Promise<JobClient> {
   const boss = new PgBoss({ db: toBossDb(db.sql, db.sql.kind), schema: BOSS_SCHEMA, supervise: false, schedule: false, migrate: true } as PgBoss.ConstructorOptions);
   boss.on("error", (error) => logger.error("job queue error", { error }));

@@ -3,13 +3,12 @@
 // the older GenAI event conventions). Each event is stored once and its span is mapped again; other log
 // records are accepted and ignored. Same encodings, limits and API keys as the traces door.
 import { createHash } from "node:crypto";
-import type { DeferredBody } from "../../http/body.ts";
 import { defineRoute } from "../../http/define-route.ts";
 import { json } from "../../http/responses.ts";
 import { canonicalId } from "../../ids.ts";
 import { encodeExportLogsResponse } from "../../../proto/otlp.ts";
 import { withIngestBody } from "../memory-budget.ts";
-import { otlpFormatOf, summarizeRejections, withOtlpErrorEncoding } from "../otlp/otlp-response.ts";
+import { otlpFormatOf, summarizeRejections, otlpErrors } from "../otlp/otlp-response.ts";
 import { sanitizeJsonValue } from "../payloads/sanitize.ts";
 import { decodeLogsJson, decodeLogsProtobuf, type TSpanEvent } from "./decode-logs.ts";
 import { insertEvents, type TEventRow } from "./events.queries.ts";
@@ -30,23 +29,22 @@ function toRow(organizationId: string, e: TSpanEvent, seq: number): TEventRow {
   };
 }
 
-export const postNativeLogs = withOtlpErrorEncoding(
-  defineRoute({
-    body: "deferred",
-    handler: async ({ request, db, auth, body }) => {
-      const format = otlpFormatOf(request.headers.get("content-type"));
-      return withIngestBody(body as unknown as DeferredBody, async (raw) => {
-        const { events, problems } = format === "protobuf" ? decodeLogsProtobuf(raw) : decodeLogsJson(raw);
-        const rows = events.map((e, i) => toRow(auth.organizationId, e, i));
-        sanitizeJsonValue(rows, { nul: 0, surrogates: 0 });
-        const changed = await db.sql.transaction((tx) => insertEvents(tx, auth.organizationId, rows));
-        await remapStoredSpans(db, auth, changed);
-        const partialSuccess = problems.length > 0 ? { rejectedLogRecords: problems.length, errorMessage: summarizeRejections(problems, "log record(s)") } : undefined;
-        if (format === "protobuf") {
-          return new Response(new Uint8Array(encodeExportLogsResponse(partialSuccess)), { headers: { "content-type": "application/x-protobuf" } });
-        }
-        return json(partialSuccess ? { partialSuccess } : {});
-      });
-    },
-  }),
-);
+export const postNativeLogs = defineRoute({
+  body: "deferred",
+  errors: otlpErrors,
+  handler: async ({ request, db, auth, body }) => {
+    const format = otlpFormatOf(request.headers.get("content-type"));
+    return withIngestBody(body, async (raw) => {
+      const { events, problems } = format === "protobuf" ? decodeLogsProtobuf(raw) : decodeLogsJson(raw);
+      const rows = events.map((e, i) => toRow(auth.organizationId, e, i));
+      sanitizeJsonValue(rows, { nul: 0, surrogates: 0 });
+      const changed = await db.sql.transaction((tx) => insertEvents(tx, auth.organizationId, rows));
+      await remapStoredSpans(db, auth, changed);
+      const partialSuccess = problems.length > 0 ? { rejectedLogRecords: problems.length, errorMessage: summarizeRejections(problems, "log record(s)") } : undefined;
+      if (format === "protobuf") {
+        return new Response(new Uint8Array(encodeExportLogsResponse(partialSuccess)), { headers: { "content-type": "application/x-protobuf" } });
+      }
+      return json(partialSuccess ? { partialSuccess } : {});
+    });
+  },
+});

@@ -3,41 +3,39 @@
 // limits and API keys as /api/sdk/*, answered in the request's encoding after everything accepted is
 // committed. Spans are mapped from the GenAI conventions and written by the carrier door's write path.
 import { getEnv } from "../../env.ts";
-import type { DeferredBody } from "../../http/body.ts";
 import { defineRoute } from "../../http/define-route.ts";
 import { ingestBatch } from "../ingest.service.ts";
 import { withIngestBody } from "../memory-budget.ts";
-import { exportResponse, otlpFormatOf, withOtlpErrorEncoding } from "../otlp/otlp-response.ts";
+import { exportResponse, otlpFormatOf, otlpErrors } from "../otlp/otlp-response.ts";
 import { sanitizeJsonValue } from "../payloads/sanitize.ts";
 import { decodeJsonRequest, decodeProtobufRequest } from "./decode-request.ts";
 import { recordNativeTraces } from "./native.queries.ts";
 import { loadLogEvents, remapStoredSpans } from "./remap.ts";
 import { nativeSpanId, toNativeItems } from "./to-items.ts";
 
-export const postNativeTraces = withOtlpErrorEncoding(
-  defineRoute({
-    body: "deferred",
-    handler: async ({ request, db, auth, body }) => {
-      const format = otlpFormatOf(request.headers.get("content-type"));
-      return withIngestBody(body as unknown as DeferredBody, async (raw) => {
-        const decoded = format === "protobuf" ? decodeProtobufRequest(raw) : decodeJsonRequest(raw);
-        // GenAI events may have come first as log records (native-logs.http.ts): map them in now.
-        const genAi = decoded.spans.filter((s) => Object.keys(s.span.attributes).some((k) => k.startsWith("gen_ai."))).map((s) => nativeSpanId(auth.organizationId, s.span));
-        const before = await loadLogEvents(db, auth.organizationId, genAi);
-        const { items, locations, reasons, traces } = toNativeItems(auth.organizationId, decoded.spans, before.bySpan);
-        sanitizeJsonValue([...traces.values()], { nul: 0, surrogates: 0 });
-        const result = await ingestBatch(db, auth, items, {
-          concurrency: getEnv().REPRISE_OTLP_INGEST_CONCURRENCY,
-          afterWrite: (tx, traceIds) => recordNativeTraces(tx, auth.organizationId, traceIds.flatMap((id) => traces.get(id) ?? [])),
-        });
-        // Events that committed while these spans were written: map those spans once more.
-        const after = await loadLogEvents(db, auth.organizationId, genAi);
-        const missed = [...after.keys].filter((k) => !before.keys.has(k)).map((k) => k.split(":")[0]);
-        if (missed.length > 0) await remapStoredSpans(db, auth, [...new Set(missed)]);
-        const all = [...decoded.problems, ...reasons];
-        for (const [index, rejection] of result.rejected) all.push(`${locations[index]}: ${rejection.message}`);
-        return exportResponse(format, all, undefined, "span(s)");
+export const postNativeTraces = defineRoute({
+  body: "deferred",
+  errors: otlpErrors,
+  handler: async ({ request, db, auth, body }) => {
+    const format = otlpFormatOf(request.headers.get("content-type"));
+    return withIngestBody(body, async (raw) => {
+      const decoded = format === "protobuf" ? decodeProtobufRequest(raw) : decodeJsonRequest(raw);
+      // GenAI events may have come first as log records (native-logs.http.ts): map them in now.
+      const genAi = decoded.spans.filter((s) => Object.keys(s.span.attributes).some((k) => k.startsWith("gen_ai."))).map((s) => nativeSpanId(auth.organizationId, s.span));
+      const before = await loadLogEvents(db, auth.organizationId, genAi);
+      const { items, locations, reasons, traces } = toNativeItems(auth.organizationId, decoded.spans, before.bySpan);
+      sanitizeJsonValue([...traces.values()], { nul: 0, surrogates: 0 });
+      const result = await ingestBatch(db, auth, items, {
+        concurrency: getEnv().REPRISE_OTLP_INGEST_CONCURRENCY,
+        afterWrite: (tx, traceIds) => recordNativeTraces(tx, auth.organizationId, traceIds.flatMap((id) => traces.get(id) ?? [])),
       });
-    },
-  }),
-);
+      // Events that committed while these spans were written: map those spans once more.
+      const after = await loadLogEvents(db, auth.organizationId, genAi);
+      const missed = [...after.keys].filter((k) => !before.keys.has(k)).map((k) => k.split(":")[0]);
+      if (missed.length > 0) await remapStoredSpans(db, auth, [...new Set(missed)]);
+      const all = [...decoded.problems, ...reasons];
+      for (const [index, rejection] of result.rejected) all.push(`${locations[index]}: ${rejection.message}`);
+      return exportResponse(format, all, undefined, "span(s)");
+    });
+  },
+});

@@ -1,7 +1,8 @@
 // OTLP responses in the request's encoding (STYLE.md; decisions.md, Errors): ExportTraceServiceResponse
 // for success and partial success, google.rpc.Status for errors of protobuf requests.
 import { encodeExportResponse, encodeStatus } from "../../../proto/otlp.ts";
-import { json } from "../../http/responses.ts";
+import { jsonError, type ErrorEncoder } from "../../http/define-route.ts";
+import { errorHeaders, json } from "../../http/responses.ts";
 
 export type TOtlpFormat = "json" | "protobuf";
 
@@ -34,29 +35,15 @@ export function exportResponse(format: TOtlpFormat, reasons: string[], traceIds:
   return json({ ...(partialSuccess ? { partialSuccess } : {}), ...(traceIds ? { traceIds } : {}) });
 }
 
-/** gRPC status codes OTLP/HTTP clients expect in a google.rpc.Status error body. */
-function grpcCode(httpStatus: number): number {
-  if (httpStatus === 401) return 16; // UNAUTHENTICATED
-  if (httpStatus === 403) return 7; // PERMISSION_DENIED
-  if (httpStatus === 404) return 5; // NOT_FOUND
-  if (httpStatus === 413 || httpStatus === 429) return 8; // RESOURCE_EXHAUSTED
-  if (httpStatus === 503) return 14; // UNAVAILABLE
-  if (httpStatus >= 500) return 13; // INTERNAL
-  return 3; // INVALID_ARGUMENT
-}
-
 /**
- * Wraps the OTLP route so that its error responses (including auth, body-limit and 503 errors raised
- * before the handler runs) come back as protobuf Status bodies when the request was protobuf.
+ * The OTLP routes' error encoder: a google.rpc.Status body for a protobuf request, the JSON error body
+ * otherwise. Every error of the route goes through it once (auth, body limits, 503, the handler's).
  */
-export function withOtlpErrorEncoding<C>(handler: (request: Request, context: C) => Promise<Response>) {
-  return async (request: Request, context: C): Promise<Response> => {
-    const response = await handler(request, context);
-    if (response.status < 400 || otlpFormatOf(request.headers.get("content-type")) !== "protobuf") return response;
-    const body = (await response.json().catch(() => ({}))) as { error?: string; code?: string };
-    const headers = new Headers(response.headers);
-    headers.set("content-type", "application/x-protobuf");
-    const message = `${body.error ?? response.statusText}${body.code ? ` (${body.code})` : ""}`;
-    return new Response(new Uint8Array(encodeStatus(grpcCode(response.status), message)), { status: response.status, headers });
-  };
-}
+export const otlpErrors: ErrorEncoder = (error, context) => {
+  if (otlpFormatOf(context.request.headers.get("content-type")) !== "protobuf") return jsonError(error, context);
+  const status = encodeStatus(error.grpcCode, `${error.message} (${error.code})`);
+  return new Response(new Uint8Array(status), {
+    status: error.httpStatus,
+    headers: { ...errorHeaders(error, context.requestId), "content-type": "application/x-protobuf" },
+  });
+};

@@ -3,7 +3,6 @@
 // parsed with the same schemas as the REST doors, and all valid ones go through one ingestBatch. Bad
 // carriers are counted in partialSuccess; the answer comes after everything accepted is committed.
 import { getEnv } from "../../env.ts";
-import type { DeferredBody } from "../../http/body.ts";
 import { defineRoute } from "../../http/define-route.ts";
 import type { TIngestItem } from "../ingest.schemas.ts";
 import { ingestBatch } from "../ingest.service.ts";
@@ -12,7 +11,7 @@ import { isIngestOperation, parsePayloadText } from "../payloads/parse-payload.t
 import type { TCarrier } from "./carriers.ts";
 import { decodeOtlpJson } from "./decode-json.ts";
 import { decodeOtlpProtobuf } from "./decode-protobuf.ts";
-import { exportResponse, otlpFormatOf, withOtlpErrorEncoding } from "./otlp-response.ts";
+import { exportResponse, otlpFormatOf, otlpErrors } from "./otlp-response.ts";
 
 /** Carriers → items to ingest, and a reason per carrier that cannot be. */
 export function carriersToItems(carriers: TCarrier[]): { items: TIngestItem[]; locations: string[]; reasons: string[] } {
@@ -39,18 +38,17 @@ export function carriersToItems(carriers: TCarrier[]): { items: TIngestItem[]; l
   return { items, locations, reasons };
 }
 
-export const postOtlpTraces = withOtlpErrorEncoding(
-  defineRoute({
-    body: "deferred",
-    handler: async ({ request, db, auth, body }) => {
-      const format = otlpFormatOf(request.headers.get("content-type"));
-      return withIngestBody(body as unknown as DeferredBody, async (raw) => {
-        const carriers = format === "protobuf" ? decodeOtlpProtobuf(raw) : decodeOtlpJson(raw);
-        const { items, locations, reasons } = carriersToItems(carriers);
-        const result = await ingestBatch(db, auth, items, { concurrency: getEnv().REPRISE_OTLP_INGEST_CONCURRENCY });
-        for (const [index, rejection] of result.rejected) reasons.push(`${locations[index]}: ${rejection.message}`);
-        return exportResponse(format, reasons, result.traceIds);
-      });
-    },
-  }),
-);
+export const postOtlpTraces = defineRoute({
+  body: "deferred",
+  errors: otlpErrors,
+  handler: async ({ request, db, auth, body }) => {
+    const format = otlpFormatOf(request.headers.get("content-type"));
+    return withIngestBody(body, async (raw) => {
+      const carriers = format === "protobuf" ? decodeOtlpProtobuf(raw) : decodeOtlpJson(raw);
+      const { items, locations, reasons } = carriersToItems(carriers);
+      const result = await ingestBatch(db, auth, items, { concurrency: getEnv().REPRISE_OTLP_INGEST_CONCURRENCY });
+      for (const [index, rejection] of result.rejected) reasons.push(`${locations[index]}: ${rejection.message}`);
+      return exportResponse(format, reasons, result.traceIds);
+    });
+  },
+});

@@ -51,6 +51,9 @@ export async function startHandlerServer(routes: Record<string, Handler>): Promi
       res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: String(error) }));
     }
   });
+  // Idle keep-alive sockets stay open for the whole test: a test that blocks the event loop for seconds (PGlite
+  // starting the job queue) must not find the socket fetch reuses closed under it (ECONNRESET).
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -2,7 +2,7 @@
 // job per final replay trace of a completed run, inserted in the transaction that marks the run completed and
 // worked by the process's one job worker (server/workers.ts).
 import type { Database } from "../../../db/client.ts";
-import { jobClientFor, type JobClient, type JobToInsert, type QueueOptions } from "../../../jobs/queue.ts";
+import { deadLetterQueue, jobQueues, type JobToInsert, type QueueOptions } from "../../../jobs/queue.ts";
 
 export const EVALUATION_QUEUE = "replay-evaluation";
 /** Jobs whose retries are exhausted land here; the worker logs them (the trace keeps its earlier verdicts). */
@@ -32,23 +32,8 @@ export function evaluationJobs(organizationId: string, testRunId: string, traceI
   return traceIds.map((traceId) => ({ singletonKey: `${organizationId}:${testRunId}:${traceId}`, data: { organizationId, testRunId, traceId } }));
 }
 
-const defined = new WeakMap<Database, Promise<JobClient>>();
-
 /** The job client with the evaluation queues defined (once per database per process, outside any transaction). */
-export function evaluationJobClient(db: Database): Promise<JobClient> {
-  let ready = defined.get(db);
-  if (!ready) {
-    ready = (async () => {
-      const client = await jobClientFor(db);
-      await client.defineQueue(EVALUATION_DEAD_QUEUE, { policy: "standard", retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 });
-      await client.defineQueue(EVALUATION_QUEUE, EVALUATION_QUEUE_OPTIONS);
-      return client;
-    })();
-    defined.set(db, ready);
-    ready.catch(() => defined.delete(db));
-  }
-  return ready;
-}
+export const evaluationJobClient = jobQueues(() => [deadLetterQueue(EVALUATION_DEAD_QUEUE), { name: EVALUATION_QUEUE, options: EVALUATION_QUEUE_OPTIONS }]);
 
 const localWakers = new WeakMap<Database, Set<() => void>>();
 
