@@ -1,4 +1,5 @@
 // `npm test`: every suite that needs no network.
+//   0. ESLint: the layers and the feature order of docs/architecture.md, the database-access rule
 //   1. unit + integration tests on embedded PGlite (Vitest)
 //   2. the integration tests again on PostgreSQL when TEST_DATABASE_URL (or DATABASE_URL) is set
 //   3. the SDK's tests (npm workspace sdks/typescript/)
@@ -58,6 +59,8 @@ ensureGenerated();
 const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
 // No stage may inherit DATABASE_URL, or the app code under test would use it instead of its own database.
 const noDb = { DATABASE_URL: "" };
+
+run("lint (ESLint: layers, feature order, database access)", bin("eslint"), ["."], noDb);
 
 run("unit and integration tests on PGlite", bin("vitest"), ["run", ...vitestArgs("pglite")], noDb, path.join(reports, "pglite.json"));
 

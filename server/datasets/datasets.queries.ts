@@ -2,7 +2,6 @@
 // ON CONFLICT tells created from updated atomically), the row lock, and the keyset page, whose sort key
 // must keep updated_at's microseconds (a JS Date would round them and skip or repeat rows).
 import type { DbClient } from "../db/client.ts";
-import type { Prisma } from "../generated/prisma/client.ts";
 import { empty, sql } from "../db/sql.ts";
 import { newId } from "../ids.ts";
 

@@ -1,6 +1,5 @@
 // The only database access of the Graders API. Every query filters by organization.
 import type { DbClient } from "../db/client.ts";
-import type { Database } from "../db/client.ts";
 import { sql } from "../db/sql.ts";
 
 export interface GraderRow {

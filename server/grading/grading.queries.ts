@@ -1,6 +1,5 @@
 // Database access of grading: the trace as grading reads it, grader labels, and the completion outbox.
 import type { DbClient } from "../db/client.ts";
-import type { Database } from "../db/client.ts";
 import { sql } from "../db/sql.ts";
 import type { TGradingSpan, TVerdict } from "./grading.schemas.ts";
 

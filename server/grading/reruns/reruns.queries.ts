@@ -1,7 +1,6 @@
 // The only database access of dataset re-runs. Runs are serialised per dataset by the partial unique
 // index grader_reruns_one_active_key (one pending/running run per dataset), progress by a row lock.
 import type { DbClient } from "../../db/client.ts";
-import type { Database } from "../../db/client.ts";
 import { sql } from "../../db/sql.ts";
 
 export interface RerunRow {
