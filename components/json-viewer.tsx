@@ -1,6 +1,6 @@
 "use client";
 // A readable, collapsible JSON viewer. Every value is rendered as React text (never as HTML), so span
-// content such as "<script>" or "<img onerror>" shows as characters and never runs (issue 7, item 11).
+// content such as "<script>" or "<img onerror>" shows as characters and never runs.
 import { useState } from "react";
 
 const MAX_INLINE_STRING = 400;

@@ -1,4 +1,4 @@
-// Loading, empty and error states shared by every console page (issue 7, item 10).
+// Loading, empty and error states shared by every console page.
 import type { ReactNode } from "react";
 import { Button } from "./button.tsx";
 

@@ -131,7 +131,7 @@ function transactionOf(prisma: InstanceType<typeof PrismaClient>, sqlOf: (connec
 /**
  * PGlite's WebAssembly heap never shrinks, and PostgreSQL's default 128 MB of shared buffers ends up
  * fully inside it. The embedded database reads its pages from the OS page cache anyway, so a smaller
- * pool keeps the process ~100 MB lighter (issue 3: < 600 MB RSS under 8 MB requests) for little speed.
+ * pool keeps the process ~100 MB lighter (< 600 MB RSS under 8 MB requests) for little speed.
  */
 const PGLITE_SHARED_BUFFERS = "32MB";
 

@@ -1,4 +1,4 @@
-// Live grading (issue 5, acceptance 1): a completed trace of a function with two live graders gets two
+// Live grading: a completed trace of a function with two live graders gets two
 // grader labels; an incomplete trace gets none; replays get none; 20 racing completions of one trace
 // call the judge once per grader — both through the real ingestion endpoints and through the
 // trace_events outbox written exactly as the completion transaction writes it.

@@ -1,4 +1,4 @@
-// Grading use cases (issue 5): evaluate a grader on a trace, grade a trace now, or enqueue durable
+// Grading use cases: evaluate a grader on a trace, grade a trace now, or enqueue durable
 // grading jobs. Grading only ever reads completed (or failed) traces: "Grading starts after" completion
 // (http-interface.md, Concepts), and it is withheld while a trace is pending.
 import type { DbClient } from "../db/client.ts";

@@ -1,4 +1,4 @@
-// The LLM judge against a real stub Chat Completions server on 127.0.0.1 (issue 5, acceptance:
+// The LLM judge against a real stub Chat Completions server on 127.0.0.1 (
 // 429 + Retry-After then 200 → a verdict; garbage → an errored verdict with the reason).
 import http from "node:http";
 import type { AddressInfo } from "node:net";

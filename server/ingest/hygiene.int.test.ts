@@ -1,4 +1,4 @@
-// Data hygiene of issue 3: `__proto__` keys, NUL characters, unpaired surrogates, deep nesting, 8 MB
+// Data hygiene: `__proto__` keys, NUL characters, unpaired surrogates, deep nesting, 8 MB
 // strings and values PostgreSQL refuses never cause a 5xx and never lose the rest of the batch; and a
 // database that cannot be reached gives 503 + Retry-After on every ingestion door.
 import { randomUUID } from "node:crypto";

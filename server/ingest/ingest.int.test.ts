@@ -1,4 +1,4 @@
-// The REST doors and the storage model of issue 3: derived span columns, trace rows, idempotent
+// The REST doors and the storage model: derived span columns, trace rows, idempotent
 // upserts, completion per the state table, dropped traces, function executions, tenant isolation.
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";

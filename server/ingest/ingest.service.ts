@@ -54,7 +54,7 @@ const traceIdMap = (): Record<string, string> => Object.create(null) as Record<s
 
 /**
  * PostgreSQL refused a value somewhere in the batch: write the items one by one, with bounded
- * concurrency, so only the items that carry it are rejected (issue 3: never lose the rest of the batch).
+ * concurrency, so only the items that carry it are rejected (never lose the rest of the batch).
  */
 async function isolate(
   db: Database,

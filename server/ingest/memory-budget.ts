@@ -1,6 +1,6 @@
 // Bounds the memory ingestion uses at once. A decompressed 8 MB OTLP body becomes ~6× that in strings,
 // parsed payloads and row JSON while it is processed; eight of them at once would push the server past
-// its memory target (issue 3: peak RSS < 600 MB at concurrency 8). Requests beyond the budget wait,
+// its memory target (peak RSS < 600 MB at concurrency 8). Requests beyond the budget wait,
 // holding only their body as received (still compressed); the database serializes the writes anyway,
 // so throughput does not suffer.
 import type { DeferredBody } from "../http/body.ts";

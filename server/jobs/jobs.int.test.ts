@@ -1,4 +1,4 @@
-// The durable job queue (issue 5, deliverable 2): jobs survive a dead worker, retry with backoff, and
+// The durable job queue: jobs survive a dead worker, retry with backoff, and
 // never run twice at once for one singleton key. On PGlite and PostgreSQL (REPRISE_TEST_DB).
 import { afterEach, describe, expect, it } from "vitest";
 import { useTestDatabase } from "../../test/harness.ts";

@@ -1,4 +1,4 @@
-// The trace page's span waterfall (issue 7, item 2): every stored span, content-off ones included and
+// The trace page's span waterfall: every stored span, content-off ones included and
 // marked (the console shows what the sim plan withheld; the SDK-facing trees leave them out), in the
 // shared tree order (server/shared/tree.ts), with offsets from the trace start for the bars.
 import type { Database } from "../db/client.ts";

@@ -1,5 +1,5 @@
 // PostgreSQL's jsonb refuses NUL (\u0000) and unpaired surrogates, which JSON.parse happily produces.
-// Such characters become U+FFFD so a request never fails with a 500 for them (issue 3, acceptance).
+// Such characters become U+FFFD so a request never fails with a 500 for them.
 
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 

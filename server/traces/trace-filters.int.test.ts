@@ -1,4 +1,4 @@
-// GET /api/sdk/traces filters added for the console (issue 7, item 2): label state (unlabeled, pass, fail,
+// GET /api/sdk/traces filters added for the console: label state (unlabeled, pass, fail,
 // validated), kind (captured, seeded, replay) and a startedAt range, combined with the older filters and
 // cursor paging; the same filters through the console's traces.list. Verdicts are written through the
 // real label endpoints.

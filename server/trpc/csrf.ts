@@ -1,4 +1,4 @@
-// CSRF defence for cookie-authenticated mutations (issue 7, item 1). tRPC v11 only accepts JSON
+// CSRF defence for cookie-authenticated mutations. tRPC v11 only accepts JSON
 // bodies for our procedures (trpc.http.ts refuses other content types before tRPC sees them), so
 // a cross-site HTML form cannot reach a mutation; on top of that, a mutation must come from our own
 // origin: the Origin header's host must be the host the request addressed.

@@ -1,6 +1,6 @@
 // /api/trpc/*: the console's tRPC endpoint (fetch adapter). Before tRPC sees a POST we insist on a
 // JSON body and read it through the shared body reader (size cap, encodings), so an HTML form from
-// another site (form-urlencoded, multipart) can never reach a procedure (CSRF, issue 7 item 1).
+// another site (form-urlencoded, multipart) can never reach a procedure (CSRF).
 import { randomUUID } from "node:crypto";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { AppError } from "../errors.ts";

@@ -1,5 +1,5 @@
 "use client";
-// Add or edit one assertion of a trace (issue 7, item 4): the statement, its target (whole trace, final
+// Add or edit one assertion of a trace: the statement, its target (whole trace, final
 // output, or a span name with an occurrence chosen among the trace's spans), an optional deterministic
 // check, pass/fail criteria and a note. Saved as a human-authored assertion (assertions.save).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";

@@ -1,5 +1,5 @@
 "use client";
-// The Assertions page (issue 7, item 4): the most recently written assertions, grouped by trace function,
+// The Assertions page: the most recently written assertions, grouped by trace function,
 // with a trace function filter (kept in the URL) and cursor paging; edit and archive in place.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";

@@ -1,5 +1,5 @@
 "use client";
-// Datasets (issue 7, item 5): list per trace function and create.
+// Datasets: list per trace function and create.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState, type FormEvent } from "react";

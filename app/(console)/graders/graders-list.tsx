@@ -1,5 +1,5 @@
 "use client";
-// Graders (issue 7, item 7): list, create and edit rule and LLM-judge graders, archive.
+// Graders: list, create and edit rule and LLM-judge graders, archive.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge.tsx";

@@ -1,5 +1,5 @@
 "use client";
-// The Replays page (issue 7, item 8): experiments newest first with status, trace function and counts.
+// The Replays page: experiments newest first with status, trace function and counts.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";

@@ -1,5 +1,5 @@
 "use client";
-// Sim plan toggles (issue 7, item 6): nodes per trace function with their span counts (content-off spans
+// Sim plan toggles: nodes per trace function with their span counts (content-off spans
 // counted), a capture switch per node, locked nodes disabled with the reason.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Badge } from "@/components/ui/badge.tsx";

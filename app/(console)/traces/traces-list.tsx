@@ -1,5 +1,5 @@
 "use client";
-// The trace list (issue 7, item 2): filters kept in the URL, cursor paging, and the ids of the page saved
+// The trace list: filters kept in the URL, cursor paging, and the ids of the page saved
 // as the labelling queue the trace page walks with its "next" shortcut.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";

@@ -1,4 +1,4 @@
-// The console's Assertions page read (issue 7, item 4): the organization's most recently written active
+// The console's Assertions page read: the organization's most recently written active
 // assertions with the trace each belongs to. Raw SQL because assertions carry no Prisma relation to traces
 // and the page filters by the trace's function (a join). Every query filters by organization.
 import type { DbClient } from "../../db/client.ts";

@@ -1,4 +1,4 @@
-// Recent assertions across traces for the console's Assertions page (issue 7, item 4), in the same wire
+// Recent assertions across traces for the console's Assertions page, in the same wire
 // shape as GET /api/sdk/traces/{traceId}/assertions (toAssertionResponses), each with its trace.
 import type { Database } from "../../db/client.ts";
 import { decodeCursor, encodeCursor } from "../../shared/cursor.ts";

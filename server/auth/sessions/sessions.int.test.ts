@@ -1,4 +1,4 @@
-// Console sessions (issue 7, item 1): sign-in/out, cookie flags, expiry, rate limiting, CSRF checks.
+// Console sessions: sign-in/out, cookie flags, expiry, rate limiting, CSRF checks.
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../../test/harness.ts";
 import { createTestCaller, signedInCaller, TEST_CONSOLE_ORIGIN } from "../../trpc/testing.ts";

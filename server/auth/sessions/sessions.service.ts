@@ -1,4 +1,4 @@
-// Console sessions (issue 7, item 1): email + password sign-in, an opaque random token in a cookie,
+// Console sessions: email + password sign-in, an opaque random token in a cookie,
 // only its sha256 stored, an absolute expiry, failed attempts rate-limited.
 import type { DbClient } from "../../db/client.ts";
 import { createHash, randomBytes } from "node:crypto";

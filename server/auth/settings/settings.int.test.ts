@@ -1,4 +1,4 @@
-// Settings procedures (issue 7, item 9): API keys and users, scoped to the signed-in user's organization.
+// Settings procedures: API keys and users, scoped to the signed-in user's organization.
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../../test/harness.ts";
 import { getWhoami } from "../../http/whoami.http.ts";

@@ -1,4 +1,4 @@
-// Settings (issue 7, item 9): the organization's API keys and users.
+// Settings: the organization's API keys and users.
 import type { DbClient } from "../../db/client.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";

@@ -1,4 +1,4 @@
-// Kill the server mid-re-run (issue 5, acceptance 3): a worker process is killed with SIGKILL while a
+// Kill the server mid-re-run: a worker process is killed with SIGKILL while a
 // 50-trace re-run is half done; a new process finishes the run, and no trace is graded twice in the
 // result: traces recorded done before the kill are not judged again and keep their labels. Runs on
 // PGlite (a data directory; recovery at start) and on PostgreSQL (expiry of the dead worker's jobs).

@@ -1,5 +1,4 @@
-// Dataset grader re-runs (http-interface.md, "POST/GET /api/sdk/datasets/{id}/rerunGraders"; issue 5,
-// acceptance 2): progress while running, completed with {tracesGraded, gradersRun}, concurrent identical
+// Dataset grader re-runs (docs/graders.md "Re-runs"; docs/api/datasets.md): progress while running, completed with {tracesGraded, gradersRun}, concurrent identical
 // requests join one run, and the 400/404 cases.
 import http from "node:http";
 import type { AddressInfo } from "node:net";

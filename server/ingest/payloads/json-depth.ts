@@ -1,6 +1,6 @@
 // Deeply nested JSON is refused before it reaches the database: PostgreSQL's JSON parser recurses (and
 // PGlite's WebAssembly stack is smaller than a native one), so a payload nested thousands of levels deep
-// could fail the whole batch instead of just its own carrier (issue 3, data hygiene).
+// could fail the whole batch instead of just its own carrier.
 
 /** Nesting deeper than this rejects the payload; real payloads stay far below it (200 levels are fine). */
 export const MAX_JSON_DEPTH = 1000;

@@ -1,6 +1,6 @@
 // PostgreSQL refuses U+0000 in text and jsonb, and jsonb refuses unpaired UTF-16 surrogates (`"\ud800"`).
 // Both are replaced by U+FFFD so the rest of the payload is stored; the caller records an `errors` entry
-// saying so (issue 3 acceptance: "NUL is stored replaced by U+FFFD with an errors entry").
+// saying so ("NUL is stored replaced by U+FFFD with an errors entry").
 
 const REPLACEMENT = "\uFFFD";
 

@@ -1,4 +1,4 @@
-// The official OpenTelemetry JS exporters as real OTLP clients (issue 3 acceptance): carrier spans are
+// The official OpenTelemetry JS exporters as real OTLP clients: carrier spans are
 // made by a real tracer, then exported over HTTP as OTLP/JSON or OTLP/protobuf, optionally gzipped.
 import { context, trace } from "@opentelemetry/api";
 import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace-otlp-http";

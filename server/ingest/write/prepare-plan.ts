@@ -1,6 +1,6 @@
 // Items → write plan: rows built, serialized once, deduplicated and merged. An item whose row cannot
 // be serialized (JSON.stringify's stack gives out on nesting thousands of levels deep) is rejected
-// here with a reason, and the rest of the batch goes on (issue 3, data hygiene).
+// here with a reason, and the rest of the batch goes on.
 import { isUuid, newId } from "../../ids.ts";
 import type { TIngestItem, TRejection } from "../ingest.schemas.ts";
 import { dedupeSpanRows, toSpanRow, type TSpanRow } from "./span-rows.ts";

@@ -1,4 +1,4 @@
-// Derived span columns computed at ingest (issue 3 "Storage model"; decisions.md "Tokens and model of a
+// Derived span columns computed at ingest (decisions.md "Tokens and model of a
 // span…"; wire-facts §3.3, §3.7). Pure functions: no database, no I/O.
 
 export const SPAN_TYPES = ["llm", "agent", "function", "guardrail", "handoff", "custom"] as const;

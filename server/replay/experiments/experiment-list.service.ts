@@ -1,4 +1,4 @@
-// The console's Replays pages (issue 7, item 8): experiments newest first with their counts, and one
+// The console's Replays pages: experiments newest first with their counts, and one
 // experiment's items with the original and replay outlines side by side, duration and token deltas, the
 // assertion verdicts (trace labels) and the grader labels of each trace. Reuses the replay outlines
 // (findTraceOutlines) and the label reads (findTraceLabels, findGraderLabels) the REST API serves.

@@ -1,4 +1,4 @@
-// tRPC inputs of the console's Replays pages (issue 7, item 8).
+// tRPC inputs of the console's Replays pages.
 import { z } from "zod";
 import { ZUuid } from "../../shared/schemas.ts";
 

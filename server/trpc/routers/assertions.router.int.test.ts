@@ -1,4 +1,4 @@
-// Console assertion procedures (issue 7, item 4): add, edit, archive and the recent list, over the same
+// Console assertion procedures: add, edit, archive and the recent list, over the same
 // service as the REST endpoints; another organization's trace and assertion ids → NOT_FOUND.
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../../test/harness.ts";

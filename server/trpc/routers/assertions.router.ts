@@ -1,4 +1,4 @@
-// assertions.*: the console's assertion pages (issue 7, item 4), wiring over assertions.service.ts (the
+// assertions.*: the console's assertion pages, wiring over assertions.service.ts (the
 // same functions as GET/POST /api/sdk/traces/…/assertions). Console writes are human-authored.
 import { z } from "zod";
 import { notFound } from "../../errors.ts";

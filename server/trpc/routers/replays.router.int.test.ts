@@ -1,4 +1,4 @@
-// Console Replays procedures (issue 7, item 8): experiments newest first with counts, and one experiment's
+// Console Replays procedures: experiments newest first with counts, and one experiment's
 // items with original and replay outlines side by side, deltas, assertion verdicts and grader labels. The
 // run is started and completed through the real REST handlers and evaluated by the job worker; other
 // organizations' ids → NOT_FOUND.

@@ -1,4 +1,4 @@
-// replays.*: the console's Replays pages (issue 7, item 8), wiring over experiments.service.ts.
+// replays.*: the console's Replays pages, wiring over experiments.service.ts.
 import { protectedProcedure, router } from "../init.ts";
 import { ZExperimentComparisonInput, ZExperimentListInput } from "../../replay/experiments/experiments.schemas.ts";
 import { findExperiments, getExperimentComparison } from "../../replay/experiments/experiment-list.service.ts";

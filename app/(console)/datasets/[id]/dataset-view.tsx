@@ -1,5 +1,5 @@
 "use client";
-// One dataset (issue 7, item 5): its traces (add from the trace function's recent traces, remove), its
+// One dataset: its traces (add from the trace function's recent traces, remove), its
 // graders (assign, remove) and a grader re-run with a progress bar polled until it finishes.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
@@ -111,7 +111,7 @@ function Rerun({ datasetId, hasGraders }: { datasetId: string; hasGraders: boole
   const [runId, setRunId] = useState<string | undefined>();
   const run = useQuery({
     ...trpc.datasets.rerun.queryOptions({ id: datasetId, runId }),
-    // Poll while the run is queued or running (issue 7, item 5: watch the progress bar until it completes).
+    // Poll while the run is queued or running.
     refetchInterval: (q) => (q.state.data?.run && ["pending", "running"].includes(q.state.data.run.status) ? 1000 : false),
   });
   const start = useMutation(trpc.datasets.startRerun.mutationOptions({

@@ -1,5 +1,5 @@
 "use client";
-// One replay (issue 7, item 8): the run's facts, then each item's original and replay(s) side by side with
+// One replay: the run's facts, then each item's original and replay(s) side by side with
 // outlines, duration and token deltas, assertion verdicts and grader labels. Items load a page at a time.
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";

@@ -1,5 +1,5 @@
 "use client";
-// The span panel (issue 7, item 2): input, output, contexts, errors and the SDK's superjson meta, each in
+// The span panel: input, output, contexts, errors and the SDK's superjson meta, each in
 // the JSON viewer (content is rendered as text, never as HTML).
 import { useQuery } from "@tanstack/react-query";
 import { Badge } from "@/components/ui/badge.tsx";

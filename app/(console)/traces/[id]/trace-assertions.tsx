@@ -1,5 +1,5 @@
 "use client";
-// The trace's assertions on its page (issue 7, item 4): list, add, edit, archive. A replay trace without
+// The trace's assertions on its page: list, add, edit, archive. A replay trace without
 // assertions of its own shows its original's, which are edited on the original.
 import Link from "next/link";
 import { useState } from "react";

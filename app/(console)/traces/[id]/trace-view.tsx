@@ -1,5 +1,5 @@
 "use client";
-// The trace page (issue 7, items 2 and 3): metadata, verdicts, the span waterfall with a span panel, and
+// The trace page: metadata, verdicts, the span waterfall with a span panel, and
 // the grader labels.
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";

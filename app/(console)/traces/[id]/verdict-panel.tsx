@@ -1,5 +1,5 @@
 "use client";
-// Human verdicts (issue 7, item 3): pass/fail with an annotation on the trace and on each assertion (the
+// Human verdicts: pass/fail with an annotation on the trace and on each assertion (the
 // same writes as POST /api/sdk/traces/labels/human), clear, approve/reject an agent verdict, and keyboard
 // shortcuts P (pass), F (fail), N (next trace of the list, skipping this one).
 import { useMutation, useQueryClient } from "@tanstack/react-query";

@@ -1,5 +1,5 @@
 "use client";
-// The span tree as a collapsible waterfall (issue 7, item 2): type, name, duration, tokens, model, errors,
+// The span tree as a collapsible waterfall: type, name, duration, tokens, model, errors,
 // mocked and content-off markers, and a bar placing each span in the trace's time line.
 import { useEffect, useRef, useState } from "react";
 import { Badge } from "@/components/ui/badge.tsx";
