@@ -60,14 +60,34 @@ function openPostgres(url: string, max: number): Database {
   const pool = new pg.Pool({ connectionString: url, max });
   // An idle client erroring (server restart) must not crash the process; the next query reconnects.
   pool.on("error", () => undefined);
+  // Each pooled connection by its server backend's pid: a transaction finds its own connection by asking
+  // the server which backend it runs on, whatever order concurrent transactions check connections out in.
+  const byBackend = new Map<number, pg.PoolClient>();
+  pool.on("connect", (client) => {
+    const pid = (client as unknown as { processID?: number }).processID;
+    if (pid) byBackend.set(pid, client as pg.PoolClient);
+  });
+  pool.on("remove", (client) => {
+    const pid = (client as unknown as { processID?: number }).processID;
+    if (pid && byBackend.get(pid) === client) byBackend.delete(pid);
+  });
   const sql = createPgSql(pool);
-  const prisma = new PrismaClient({ adapter: new PrismaPg(capturingConnections(pool, "connect")) });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   const u = new URL(url);
   return {
     prisma,
     sql,
     kind: sql.kind,
-    transaction: transactionOf(prisma, (connection) => pgSqlClient(connection as pg.PoolClient)),
+    transaction: (fn, options) =>
+      prisma.$transaction(
+        async (tx) => {
+          const [row] = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+          const connection = byBackend.get(Number(row?.pid));
+          if (!connection) throw new Error("db.transaction: the transaction's connection is not one of the pool's");
+          return fn({ prisma: tx, sql: pgSqlClient(connection) });
+        },
+        { ...DEFAULT_TRANSACTION, ...options },
+      ),
     location: `postgresql://${u.host}${u.pathname}`,
     async close() {
       await prisma.$disconnect();
@@ -77,27 +97,21 @@ function openPostgres(url: string, max: number): Database {
 }
 
 /**
- * `db.transaction` lets Prisma open the transaction (so `tx.prisma` is Prisma's own transaction client) and
- * catches the connection Prisma opened it on: the pg pool client it checks out, or the PGlite transaction
- * it starts. The SQL half of the transaction runs on that same connection. The catch is scoped to the call
- * by AsyncLocalStorage, so concurrent transactions never see each other's connection.
+ * On PGlite, `db.transaction` lets Prisma open the transaction (so `tx.prisma` is Prisma's own transaction
+ * client) and catches the PGlite transaction it starts; the SQL half runs on it. PGlite runs one transaction
+ * at a time, so the catch (scoped by AsyncLocalStorage) cannot mix transactions up. On PostgreSQL the same
+ * catch on the pool's `connect` did mix concurrent transactions up (Prisma checks connections out outside
+ * the caller's async context), so there the transaction asks the server for its backend pid instead.
  */
 const opening = new AsyncLocalStorage<(connection: unknown) => void>();
 
-/** Wraps the pool (its `connect`) or the PGlite instance (its `transaction`) that Prisma's adapter opens transactions with. */
-function capturingConnections<T extends object>(target: T, method: "connect" | "transaction"): T {
+/** Wraps the PGlite instance (its `transaction`) that Prisma's adapter opens transactions with. */
+function capturingConnections<T extends object>(target: T, method: "transaction"): T {
   return new Proxy(target, {
     get(obj, prop) {
       const value = Reflect.get(obj, prop, obj);
       if (typeof value !== "function") return value;
       if (prop !== method) return value.bind(obj);
-      if (method === "connect") {
-        return async (...args: unknown[]) => {
-          const connection = await value.apply(obj, args);
-          opening.getStore()?.(connection);
-          return connection;
-        };
-      }
       return (callback: (tx: unknown) => Promise<unknown>, ...rest: unknown[]) =>
         value.call(obj, (tx: unknown) => {
           opening.getStore()?.(tx);

@@ -42,13 +42,24 @@ describe("db.transaction", () => {
 
   it.runIf(onPostgres)("keeps concurrent transactions apart: each one's SQL runs on its own connection", async () => {
     const names = Array.from({ length: 4 }, () => `parallel-${randomUUID()}`);
+    // Every transaction inserts, then waits until all have inserted and none has committed, so a row of
+    // another transaction can only be visible if the SQL ran on that transaction's connection.
+    const barrier = (n: number) => {
+      let arrived = 0;
+      let release!: () => void;
+      const all = new Promise<void>((resolve) => (release = resolve));
+      return () => (++arrived === n && release(), all);
+    };
+    const inserted = barrier(names.length);
+    const selected = barrier(names.length);
     const seen = await Promise.all(
       names.map((name) =>
         db().transaction(async (tx) => {
           await tx.prisma.dataset.create({ data: { id: randomUUID(), organizationId: org.organizationId, traceFunctionKey: "f", name } });
-          await new Promise((resolve) => setTimeout(resolve, 50));
-          // Uncommitted rows of the other transactions are invisible; this one's own row is there.
-          return (await tx.sql.query<{ name: string }>(sql`SELECT name FROM datasets WHERE name LIKE 'parallel-%'`)).map((r) => r.name);
+          await inserted();
+          const rows = (await tx.sql.query<{ name: string }>(sql`SELECT name FROM datasets WHERE name LIKE 'parallel-%'`)).map((r) => r.name);
+          await selected();
+          return rows;
         }),
       ),
     );
