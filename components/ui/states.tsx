@@ -1,6 +1,7 @@
 // Loading, empty and error states shared by every console page.
 import type { ReactNode } from "react";
 import { Button } from "./button.tsx";
+import { humanErrorMessage, isNotFound } from "./human-error.ts";
 
 export function Spinner({ label = "Loading" }: { label?: string }) {
   return (
@@ -29,11 +30,19 @@ export function EmptyState({ title, children, action }: { title: string; childre
   );
 }
 
-export function ErrorState({ error, onRetry }: { error: { message: string } | null | undefined; onRetry?: () => void }) {
+export function ErrorState({ error, onRetry }: { error: { message: string; data?: unknown } | null | undefined; onRetry?: () => void }) {
+  if (isNotFound(error)) {
+    return (
+      <div role="alert" className="mx-auto max-w-xl rounded-lg border border-zinc-200 bg-white px-4 py-3 text-sm text-zinc-700">
+        <p className="font-medium text-zinc-900">Not found.</p>
+        <p className="mt-1">{humanErrorMessage(error)} It may have been deleted, or the link is wrong.</p>
+      </div>
+    );
+  }
   return (
     <div role="alert" className="mx-auto max-w-xl rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
       <p className="font-medium">Something went wrong.</p>
-      <p className="mt-1">{error?.message ?? "Unknown error"}</p>
+      <p className="mt-1">{humanErrorMessage(error)}</p>
       {onRetry ? (
         <Button variant="secondary" size="sm" className="mt-3" onClick={onRetry}>
           Try again
@@ -44,11 +53,11 @@ export function ErrorState({ error, onRetry }: { error: { message: string } | nu
 }
 
 /** Inline form error (mutation failures). */
-export function FormError({ error }: { error: { message: string } | null | undefined }) {
+export function FormError({ error }: { error: { message: string; data?: unknown } | null | undefined }) {
   if (!error) return null;
   return (
     <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-      {error.message}
+      {humanErrorMessage(error)}
     </p>
   );
 }

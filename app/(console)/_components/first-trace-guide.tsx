@@ -1,7 +1,12 @@
-// What to do when there is nothing yet: how to send a first trace (SDK or OpenTelemetry Collector).
+"use client";
+// What to do when there is nothing yet: how to send a first trace (SDK or OpenTelemetry Collector),
+// with this server's address as the browser reached it.
 import Link from "next/link";
+import { useEffect, useState } from "react";
 
 export function FirstTraceGuide() {
+  const [origin, setOrigin] = useState("http://localhost:3000");
+  useEffect(() => setOrigin(window.location.origin), []);
   return (
     <div className="mx-auto max-w-2xl space-y-5 px-6 py-10 text-sm text-zinc-700">
       <div className="text-center">
@@ -15,7 +20,7 @@ export function FirstTraceGuide() {
         <li>
           Point the SDK at this server and wrap a function:
           <pre className="mt-2 overflow-x-auto rounded-md bg-zinc-900 p-3 text-xs leading-relaxed text-zinc-100">
-{`export REPRISE_URL=<this server's address>
+{`export REPRISE_URL=${origin}
 export REPRISE_API_KEY=rp_…
 
 import { Reprise } from "@reprise/sdk";
@@ -25,7 +30,7 @@ const answer = reprise.withTrace("answer-question", async (q) => llm(q));`}
         </li>
         <li>
           Or send OTLP from an OpenTelemetry Collector: otlphttp exporter endpoint{" "}
-          <code className="rounded bg-zinc-100 px-1">&lt;server&gt;/api/sdk/otel</code>, JSON encoding, header{" "}
+          <code className="rounded bg-zinc-100 px-1">{origin}/api/sdk/otel</code>, JSON encoding, header{" "}
           <code className="rounded bg-zinc-100 px-1">Authorization: Bearer rp_…</code>.
         </li>
       </ol>
