@@ -1,5 +1,5 @@
 "use client";
-// A deterministic check (decisions.md, Graders: kinds), shared by rule graders and assertions: the
+// A deterministic check (docs/graders.md, "Rule graders"), shared by rule graders and assertions: the
 // operation and, for those that need one, its value.
 import { Field, Input, Select } from "./ui/field.tsx";
 

@@ -18,9 +18,9 @@ function Node({ value, depth, openDepth }: { value: unknown; depth: number; open
   if (value === null) return <span className="text-zinc-400">null</span>;
   if (value === undefined) return <span className="text-zinc-400">undefined</span>;
   if (typeof value === "string") return <StringValue value={value} />;
-  if (typeof value === "number" || typeof value === "bigint") return <span className="text-sky-700">{String(value)}</span>;
-  if (typeof value === "boolean") return <span className="text-violet-700">{String(value)}</span>;
-  if (value instanceof Date) return <span className="text-emerald-700">{value.toISOString()}</span>;
+  if (typeof value === "number" || typeof value === "bigint") return <span className="text-sky-700 dark:text-sky-300">{String(value)}</span>;
+  if (typeof value === "boolean") return <span className="text-violet-700 dark:text-violet-300">{String(value)}</span>;
+  if (value instanceof Date) return <span className="text-emerald-700 dark:text-emerald-300">{value.toISOString()}</span>;
   if (Array.isArray(value)) return <Collection entries={value.map((v, i) => [String(i), v])} brackets="[]" depth={depth} openDepth={openDepth} />;
   if (typeof value === "object") return <Collection entries={Object.entries(value as Record<string, unknown>)} brackets="{}" depth={depth} openDepth={openDepth} />;
   return <span>{String(value)}</span>;
@@ -34,7 +34,7 @@ function StringValue({ value }: { value: string }) {
     <span className="break-words whitespace-pre-wrap text-emerald-800">
       &quot;{shown}&quot;
       {long ? (
-        <button type="button" className="ml-1 text-accent-700 underline" onClick={() => setFull(!full)}>
+        <button type="button" className="ml-1 text-accent-700 dark:text-accent-300 underline" onClick={() => setFull(!full)}>
           {full ? "show less" : `show all ${value.length.toLocaleString()} characters`}
         </button>
       ) : null}

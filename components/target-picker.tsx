@@ -1,6 +1,6 @@
 "use client";
 // The target of a grader or an assertion: the whole trace, the final output, or a span by name and
-// occurrence (targets are span names, never span ids: http-interface.md, Assertion). `spans`, when given,
+// occurrence (targets are span names, never span ids: docs/api/assertions.md). `spans`, when given,
 // offers the names seen in the trace with how often each occurs, so the occurrence is chosen among those
 // that exist (0-based in start order, as the graders resolve them).
 import { Field, Input, Select } from "./ui/field.tsx";

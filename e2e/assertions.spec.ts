@@ -1,4 +1,4 @@
-// Assertion journeys (issue 7, items 4 and 11): an assertion created on the trace page with a span target
+// Assertion journeys: an assertion created on the trace page with a span target
 // (a name and an occurrence chosen among the trace's spans) is what the REST read returns; the Assertions
 // page lists it under its trace function, edits it and archives it.
 import { expect, expectNoCriticalA11yViolations, screenshot, signIn, test } from "./fixtures.ts";

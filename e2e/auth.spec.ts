@@ -1,4 +1,4 @@
-// Sign-in/out and settings journeys (issue 7, items 1 and 9).
+// Sign-in/out and settings journeys.
 import { E2E, expect, expectNoCriticalA11yViolations, screenshot, signIn, test } from "./fixtures.ts";
 
 test("a signed-out visitor is sent to sign-in; a wrong password is refused; the first-run user signs in and out", async ({ page }) => {

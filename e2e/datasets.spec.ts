@@ -1,5 +1,5 @@
-// Dataset and grader journeys (issue 7, items 5, 7 and 11): a rule grader created in its form, a dataset
-// created, traces added by multi-select, the grader assigned, and a re-run watched until it completes; the
+// Dataset and grader journeys: a rule grader created in its form, a dataset
+// created, traces added by search on its page, the grader assigned, and a re-run watched until it completes; the
 // grader labels it wrote are what GET /api/sdk/graderLabels returns.
 import { expect, expectNoCriticalA11yViolations, screenshot, signIn, test } from "./fixtures.ts";
 import { seedTrace } from "./seed.ts";
@@ -26,7 +26,7 @@ test("dataset: create, add traces, assign a grader, re-run until the progress ba
   await expect(graderDialog.getByLabel("Check")).toHaveValue("noErrors");
   await graderDialog.getByRole("button", { name: "Create grader" }).click();
   await expect(graderDialog).toBeHidden();
-  await expect(page.getByRole("button", { name: "Edit no errors" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Edit no errors", exact: true })).toBeVisible();
   await expectNoCriticalA11yViolations(page);
   await screenshot(page, "graders");
 
@@ -44,12 +44,14 @@ test("dataset: create, add traces, assign a grader, re-run until the progress ba
 
   await expect(page.getByRole("heading", { name: "Escalations" })).toBeVisible();
   const traces = page.getByRole("region", { name: "Traces of the dataset" });
-  for (const { traceId } of seeded) await traces.getByRole("checkbox", { name: new RegExp(traceId.slice(0, 8)) }).check();
-  await traces.getByRole("button", { name: "Add selected (2)" }).click();
+  const add = page.getByRole("region", { name: "Add traces" });
+  await add.getByLabel("Trace title").fill("summary");
+  await add.getByRole("button", { name: "Search" }).click();
+  for (const { traceId } of seeded) await add.getByRole("button", { name: new RegExp(`Add .*${traceId.slice(0, 8)}`) }).click();
   await expect(traces.getByRole("heading", { name: "Traces (2)" })).toBeVisible();
 
-  await page.getByRole("region", { name: "Graders of the dataset" }).getByRole("button", { name: "Assign no errors" }).click();
-  await expect(page.getByRole("button", { name: "Unassign no errors" })).toBeVisible();
+  await page.getByRole("region", { name: "Graders of the dataset" }).getByRole("button", { name: "Assign no errors", exact: true }).click();
+  await expect(page.getByRole("button", { name: "Unassign no errors", exact: true })).toBeVisible();
 
   const rerun = page.getByRole("region", { name: "Grader re-run" });
   await rerun.getByRole("button", { name: "Re-run graders" }).click();

@@ -29,7 +29,7 @@ export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true });
 }
 
-/** Fails on critical accessibility violations (issue 7, item 11). */
+/** Fails when axe-core finds a critical accessibility violation on the page. */
 export async function expectNoCriticalA11yViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
   const critical = results.violations.filter((v) => v.impact === "critical");
@@ -37,3 +37,21 @@ export async function expectNoCriticalA11yViolations(page: Page) {
 }
 
 export { E2E };
+
+export const DESKTOP = { width: 1440, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+/**
+ * Checks the current page at phone size (no sideways scroll, no critical axe violation) and at desktop size
+ * (axe), leaving the page at desktop size.
+ */
+export async function checkAtBothSizes(page: Page, name?: string) {
+  await page.setViewportSize(PHONE);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, "the page scrolls sideways on a phone").toBeLessThanOrEqual(0);
+  await expectNoCriticalA11yViolations(page);
+  if (name) await screenshot(page, `${name}-phone`);
+  await page.setViewportSize(DESKTOP);
+  await expectNoCriticalA11yViolations(page);
+  if (name) await screenshot(page, name);
+}

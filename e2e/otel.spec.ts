@@ -46,7 +46,7 @@ test("an OpenTelemetry GenAI trace completes, says where it came from, shows its
   }, { timeout: 30_000 }).toBe("completed");
 
   await signIn(page);
-  const search = page.getByRole("search", { name: "Filter traces" }).getByLabel("Search titles");
+  const search = page.getByRole("search", { name: "Filter traces" }).getByLabel("Search", { exact: true });
   await search.fill("Weather question");
   await search.press("Enter");
   const link = page.getByRole("link", { name: "Weather question from OpenTelemetry" });

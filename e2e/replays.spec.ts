@@ -1,7 +1,7 @@
-// Replay journey (issue 7, items 8 and 11): a replay seeded through the real REST API (replay/start, the
+// Replay journey: a replay seeded through the real REST API (replay/start, the
 // replay's spans and completion with its testRunId over externalSpans/externalTraces, replay/complete)
-// renders in the console: the run in the list, then original and replay side by side with outlines, token
-// and duration deltas, and the assertion verdict the completion judged.
+// renders in the console: the run in the list, then original and replay side by side with their outputs and a
+// line diff, outlines, token and duration deltas, and the assertion verdict the completion judged.
 import { expect, expectNoCriticalA11yViolations, screenshot, signIn, test } from "./fixtures.ts";
 import { seedReplay, seedTrace } from "./seed.ts";
 
@@ -56,6 +56,13 @@ test("a replay comparison renders: outlines side by side, deltas, assertion verd
     const tree = side.getByRole("list", { name: outline });
     for (const name of [FN, "lookup-policy", "llm"]) await expect(tree.getByRole("listitem", { name, exact: true })).toBeVisible();
   }
+  // The outputs side by side, the replay's changed lines marked against the original.
+  const outputs = item.getByRole("region", { name: "Outputs" });
+  await expect(outputs.getByRole("group", { name: "Original output" })).toContainText("Yes, within 30 days.");
+  const replayOutput = outputs.getByRole("group", { name: "Replay output" });
+  await expect(replayOutput).toContainText("Replay · changed");
+  await expect(replayOutput).toContainText("removed: Yes, within 30 days.");
+  await expect(replayOutput).toContainText("added: Returns are accepted within 30 days.");
   await expect(original.getByRole("link", { name: `Open trace ${originalId.slice(0, 8)}` })).toBeVisible();
   await expect(replay.getByRole("link", { name: `Open trace ${replayId.slice(0, 8)}` })).toBeVisible();
   // 120 tokens → 70 tokens; 2 s → 0.9 s.

@@ -1,4 +1,4 @@
-// Seeds traces through the real OTLP endpoint, as the SDKs send them (wire-facts §6: one carrier per
+// Seeds traces through the real OTLP endpoint, as the SDKs send them (docs/sdk-transport.md, rule 1: one carrier per
 // span payload and one for the trace completion).
 import { randomUUID } from "node:crypto";
 import type { APIRequestContext } from "@playwright/test";
@@ -82,7 +82,7 @@ async function post(api: APIRequestContext, path: string, data: unknown) {
 }
 
 /**
- * Replays one original trace the way an SDK does (wire-facts §9): POST /api/sdk/replay/start, the replay's
+ * Replays one original trace the way an SDK does (docs/replay.md, "The flow"): POST /api/sdk/replay/start, the replay's
  * spans through POST /api/sdk/externalSpans and its completion through /externalTraces (both carrying the
  * testRunId), then POST /api/sdk/replay/complete. Returns the run id and the replay trace id.
  */

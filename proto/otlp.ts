@@ -1,4 +1,4 @@
-// OTLP protobuf codec for the ingestion endpoint (http-interface.md, POST /api/sdk/otel/v1/traces).
+// OTLP protobuf codec for the ingestion endpoint (docs/api/ingestion.md, "OTLP").
 // The message types come from the generated descriptor of our .proto files (generate.ts), so nothing
 // here reads files at run time.
 import protobuf from "protobufjs";

@@ -2,11 +2,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../server/db/client.ts";
 import { processStart } from "../server/db/data-dir-lock.ts";
 import { authenticateApiKey } from "../server/auth/auth.service.ts";
+import { adminSocketPath, listenForAdminCommands } from "../server/auth/admin-channel.ts";
 import { createEmptyPostgresDatabase, onPostgres } from "../test/harness.ts";
 
 const root = path.resolve(__dirname, "..");
@@ -36,6 +37,20 @@ describe("admin CLI", () => {
     });
     return { code: result.status, stdout: result.stdout, stderr: result.stderr };
   };
+
+  /** The CLI as a child process without blocking this one (which may be the server it talks to). */
+  const adminAsync = (...args: string[]) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/admin.ts", ...args], {
+        cwd: root,
+        env: { ...process.env, ...env, REPRISE_LOG_LEVEL: "silent" },
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (d) => (stdout += d));
+      child.stderr.on("data", (d) => (stderr += d));
+      child.on("close", (code) => resolve({ code, stdout, stderr }));
+    });
 
   /** Opens the CLI's database in this process (after the CLI exited) to check what it wrote. */
   async function withDb<T>(fn: (db: Database) => Promise<T>): Promise<T> {
@@ -89,7 +104,42 @@ describe("admin CLI", () => {
     expect(out.stderr).toContain(message);
   });
 
-  it.runIf(!onPostgres)("refuses to open the embedded database while another process holds it", () => {
+  it.runIf(!onPostgres)("while a server holds the embedded database, sends the command to it over an owner-only socket", async () => {
+    // This test process plays the server: it holds the data directory's lock and listens as start-up does.
+    const db = await openDatabase({ dataDir: env.REPRISE_DATA_DIR });
+    const stop = await listenForAdminCommands(db, env.REPRISE_DATA_DIR);
+    try {
+      expect(stop).not.toBeNull();
+      expect(fs.statSync(adminSocketPath(env.REPRISE_DATA_DIR)).mode & 0o777).toBe(0o600);
+      const out = await adminAsync("create-api-key", "--email", "ops@example.com", "--name", "from the CLI");
+      expect(out.stderr).toBe("");
+      expect(out.code).toBe(0);
+      const { apiKey } = JSON.parse(out.stdout);
+      expect((await authenticateApiKey(db, `Bearer ${apiKey}`)).userId).toBe(created.userId);
+
+      const org = await adminAsync("create-org", "--name", "Second", "--email", "second@example.com", "--password", "a good password");
+      expect(org.code).toBe(0);
+      expect(Object.keys(JSON.parse(org.stdout)).sort()).toEqual(["apiKey", "organizationId", "userId"]);
+
+      // Failures read as they do without a server: the message on stderr, the usage text after usage errors.
+      const taken = await adminAsync("create-org", "--name", "Other", "--email", "ops@example.com", "--password", "another password");
+      expect(taken.code).not.toBe(0);
+      expect(taken.stdout).toBe("");
+      expect(taken.stderr).toContain("ops@example.com already exists");
+      const missing = await adminAsync("create-org", "--name", "X");
+      expect(missing.code).not.toBe(0);
+      expect(missing.stderr).toContain("Missing --email, --password");
+      expect(missing.stderr).toContain("Usage:");
+      const invalid = await adminAsync("create-org", "--name", "X", "--email", "not-an-email", "--password", "long enough");
+      expect(invalid.stderr).toContain("--email must be an email address");
+    } finally {
+      await stop?.();
+      await db.close();
+    }
+    expect(fs.existsSync(adminSocketPath(env.REPRISE_DATA_DIR))).toBe(false);
+  });
+
+  it.runIf(!onPostgres)("refuses to open the embedded database while another process holds it and does not answer", () => {
     const lock = path.join(env.REPRISE_DATA_DIR, "reprise.pid");
     // This test process is alive and is the one the file names (pid and start time).
     fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, start: processStart(process.pid), token: "test" }));

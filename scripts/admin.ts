@@ -1,13 +1,14 @@
-// Admin CLI (decisions.md, "Running it"): `npm run --silent admin -- <command> [--flag value]…`.
+// Admin CLI (docs/operations.md, "Admin CLI"): `npm run --silent admin -- <command> [--flag value]…`.
 // Prints exactly one JSON object on stdout; on failure a message on stderr and a non-zero exit code.
+// On the embedded database while a server holds it, the command goes to that server's control channel.
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { openDatabase } from "../server/db/client.ts";
+import { isLiveOwner, LOCK_FILE_NAME, readOwner } from "../server/db/data-dir-lock.ts";
 import { migrate } from "../server/db/migrator.ts";
 import { getEnv } from "../server/env.ts";
-import { AppError } from "../server/errors.ts";
-import { createApiKeyForEmail, createOrganization } from "../server/auth/auth.service.ts";
-import type { Database } from "../server/db/client.ts";
-import { z } from "zod";
+import { adminSocketPath, sendAdminCommand } from "../server/auth/admin-channel.ts";
+import { AdminUsageError, describeAdminError, isAdminCommand, runAdminCommand } from "../server/auth/admin-commands.ts";
 
 const USAGE = `Usage: npm run --silent admin -- <command> [options]
 
@@ -19,29 +20,14 @@ Commands:
       Create another API key for an existing user. Prints {"apiKey"}.
 
 Storage: DATABASE_URL (PostgreSQL) when set, else the embedded database in REPRISE_DATA_DIR
-(default ./.data). With the embedded database, stop the server first.`;
+(default ./.data). While a server runs on the embedded database, the command is sent to that server.`;
 
-type Command = (db: Database, flags: Record<string, string | undefined>) => Promise<Record<string, unknown>>;
-
-const commands: Record<string, Command> = {
-  "create-org": async (db, flags) => {
-    const { name, email, password } = required(flags, ["name", "email", "password"]);
-    return { ...(await createOrganization(db, { name, email, password })) };
-  },
-  "create-api-key": async (db, flags) => {
-    const { email } = required(flags, ["email"]);
-    const { apiKey } = await createApiKeyForEmail(db, email, flags.name ?? "");
-    return { apiKey };
-  },
-};
-
-function required<K extends string>(flags: Record<string, string | undefined>, names: K[]): Record<K, string> {
-  const missing = names.filter((n) => !flags[n]);
-  if (missing.length > 0) throw new UsageError(`Missing ${missing.map((m) => `--${m}`).join(", ")}.`);
-  return flags as Record<K, string>;
+/** A failure already described in words (from the server's control channel). */
+class ReportedError extends Error {
+  constructor(message: string, readonly usage: boolean) {
+    super(message);
+  }
 }
-
-class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
@@ -54,28 +40,45 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return values.help ? 0 : 2;
   }
-  const command = commands[commandName];
-  if (!command) throw new UsageError(`Unknown command "${commandName}".`);
+  if (!isAdminCommand(commandName)) throw new AdminUsageError(`Unknown command "${commandName}".`);
+  const { help: _help, ...given } = values;
+  const flags = Object.fromEntries(Object.entries(given).filter(([, v]) => typeof v === "string")) as Record<string, string>;
   const env = getEnv();
+  const result = env.DATABASE_URL ? await runHere(env, commandName, flags) : ((await runOnServer(env.REPRISE_DATA_DIR, commandName, flags)) ?? (await runHere(env, commandName, flags)));
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  return 0;
+}
+
+async function runHere(env: ReturnType<typeof getEnv>, command: string, flags: Record<string, string>) {
   const db = await openDatabase({ url: env.DATABASE_URL, dataDir: env.REPRISE_DATA_DIR, maxConnections: 2 });
   try {
     await migrate(db.sql);
-    const result = await command(db, values as Record<string, string | undefined>);
-    process.stdout.write(`${JSON.stringify(result)}\n`);
-    return 0;
+    return await runAdminCommand(db, command, flags);
   } finally {
     await db.close();
   }
 }
 
+/** When a live server holds the embedded database, runs the command there; undefined when none does. */
+async function runOnServer(dataDir: string, command: string, flags: Record<string, string>) {
+  const owner = readOwner(path.join(dataDir, LOCK_FILE_NAME));
+  if (!owner || owner.pid === process.pid || !isLiveOwner(owner)) return undefined;
+  const socketPath = adminSocketPath(dataDir);
+  const reply = await sendAdminCommand(socketPath, command, flags).catch((error: Error) => {
+    throw new Error(
+      `The embedded database in ${dataDir} is in use by process ${owner.pid}, which does not answer on ${socketPath} (${error.message}). ` +
+        "Stop that process first, or use PostgreSQL (DATABASE_URL) to run several processes.",
+    );
+  });
+  if (!reply.ok) throw new ReportedError(reply.message, reply.usage);
+  return reply.result;
+}
+
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof UsageError) process.stderr.write(`admin: ${error.message}\n\n${USAGE}\n`);
-    else if (error instanceof AppError) process.stderr.write(`admin: ${error.message}\n`);
-    else if (error instanceof z.ZodError) {
-      process.stderr.write(`admin: ${error.issues.map((i) => `--${i.path.join(".")} ${i.message}`).join("; ")}\n`);
-    } else process.stderr.write(`admin: ${(error as Error).message ?? String(error)}\n`);
+    const { message, usage } = error instanceof ReportedError ? { message: error.message, usage: error.usage } : describeAdminError(error);
+    process.stderr.write(`admin: ${message}\n${usage ? `\n${USAGE}\n` : ""}`);
     process.exit(1);
   },
 );

@@ -9,7 +9,7 @@ import { ensureGenerated } from "./ensure-generated.mjs";
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
 const fingerprintFile = path.join(root, ".next", "reprise-build-fingerprint");
-const SOURCES = ["app", "components", "server", "prisma", "proto", "instrumentation.ts", "next.config.mjs", "package-lock.json", "postcss.config.mjs"];
+const SOURCES = ["app", "components", "server", "prisma", "proto", "instrumentation.ts", "middleware.ts", "next.config.mjs", "package-lock.json", "postcss.config.mjs"];
 
 /** Size and mtime of every source file: cheap, and changes whenever a file does. */
 function fingerprint() {
@@ -68,7 +68,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (process.argv.includes("--build-only")) process.exit(0);
   const port = process.env.PORT || "3000";
   const [node, args] = nextStartCommand(port);
-  const child = spawn(node, [...args, ...process.argv.slice(2)], { cwd: root, stdio: "inherit" });
+  // PORT goes to the server too: it prints the first-run address with it (server/startup.ts).
+  const child = spawn(node, [...args, ...process.argv.slice(2)], { cwd: root, stdio: "inherit", env: { ...process.env, PORT: port } });
   for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
   child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }

@@ -1,4 +1,5 @@
-// The only place that reads process.env (STYLE.md). Parsed once, validated with zod, like t3's env.js.
+// The only place that reads process.env (docs/architecture.md, "Layers"). Parsed once, validated with zod, like t3's
+// env.js.
 import { z } from "zod";
 
 const optionalString = z
@@ -19,6 +20,17 @@ const intInRange = (min: number, max: number, fallback: number) =>
       }
       return n;
     });
+
+const flag = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const value = (v ?? "").trim().toLowerCase();
+    if (value === "" || value === "false" || value === "0" || value === "no") return false;
+    if (value === "true" || value === "1" || value === "yes") return true;
+    ctx.addIssue({ code: "custom", message: "must be true or false" });
+    return z.NEVER;
+  });
 
 export const ZEnv = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -44,6 +56,11 @@ export const ZEnv = z.object({
   REPRISE_JOB_MAINTENANCE_SECONDS: intInRange(1, 3_600, 30),
   /** Model the LLM judge uses for replay assertions without a `check` (graders name their own model). */
   REPRISE_JUDGE_MODEL: optionalString.transform((v) => v ?? "gpt-4o-mini"),
+  /**
+   * Whether X-Forwarded-For/-Host/-Proto are believed (a reverse proxy in front sets them). Off: the client
+   * address is the socket's, the host is Host, https is the socket's (docs/api/console.md "Behind a proxy").
+   */
+  REPRISE_TRUST_PROXY: flag,
   REPRISE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   OPENAI_BASE_URL: optionalString.transform((v) => v ?? "https://api.openai.com/v1"),
   OPENAI_API_KEY: optionalString,

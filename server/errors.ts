@@ -16,7 +16,7 @@ export const ERROR_CODES = {
   unsupported_media_type: { http: 415, trpc: "UNSUPPORTED_MEDIA_TYPE", grpc: 3 /* INVALID_ARGUMENT */ },
   rate_limited: { http: 429, trpc: "TOO_MANY_REQUESTS", grpc: 8 /* RESOURCE_EXHAUSTED */ },
   internal_error: { http: 500, trpc: "INTERNAL_SERVER_ERROR", grpc: 13 /* INTERNAL */ },
-  service_unavailable: { http: 503, trpc: "INTERNAL_SERVER_ERROR", grpc: 14 /* UNAVAILABLE */ },
+  service_unavailable: { http: 503, trpc: "SERVICE_UNAVAILABLE", grpc: 14 /* UNAVAILABLE */ },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -92,4 +92,33 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     e = (e as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/** Prisma's codes for a value the database refused (too long, invalid, out of range, malformed). */
+const PRISMA_DATA_CODES = new Set(["P2000", "P2006", "P2007", "P2019", "P2020", "P2023"]);
+/** The same failures as Prisma's driver adapters name them. */
+const DRIVER_ADAPTER_DATA_KINDS = new Set(["InvalidInputValue", "ValueOutOfRange", "LengthMismatch"]);
+
+/**
+ * The database's message when it refused a value (SQLSTATE class 22, "data exception": invalid text, numeric
+ * out of range, malformed uuid, …), or null. Such failures are the client's input, so a 400, never a 500.
+ */
+export function databaseDataError(error: unknown): string | null {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [error];
+  while (queue.length > 0) {
+    const e = queue.shift();
+    if (!e || typeof e !== "object" || seen.has(e)) continue;
+    seen.add(e);
+    const { code, originalCode, originalMessage, kind, message, cause, meta } = e as Record<string, unknown>;
+    const refused =
+      [code, originalCode].some((c) => typeof c === "string" && (/^22[0-9A-Z]{3}$/.test(c) || PRISMA_DATA_CODES.has(c))) ||
+      (typeof kind === "string" && DRIVER_ADAPTER_DATA_KINDS.has(kind));
+    if (refused) {
+      const text = typeof originalMessage === "string" ? originalMessage : typeof message === "string" ? message : "";
+      return text.trim().split("\n").at(-1)?.trim() || "invalid value";
+    }
+    queue.push(cause, (meta as { driverAdapterError?: unknown } | undefined)?.driverAdapterError);
+  }
+  return null;
 }

@@ -1,5 +1,5 @@
 // Identifiers. Canonical ids are UUIDs; SDK ids that are not UUIDs map to a UUIDv5 of
-// (organization, source id) so retries stay idempotent and tenants never collide (decisions.md).
+// (organization, source id) so retries stay idempotent and tenants never collide (docs/api.md, "Common rules": Ids).
 import { createHash, randomUUID } from "node:crypto";
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

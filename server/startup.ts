@@ -1,12 +1,61 @@
 // Start-up work, run once per server process before requests are served (instrumentation.ts):
-// apply migrations, create the first organization when configured. Background workers register here.
+// apply migrations, create the first organization when configured (else print the first-run address with its
+// setup code), open the admin CLI's control channel on the embedded database. Background workers register here.
 import { getDb } from "./db.ts";
 import { getEnv } from "./env.ts";
 import { logger } from "./logger.ts";
 import { migrate } from "./db/migrator.ts";
 import { ensureInitialOrganization } from "./auth/auth.service.ts";
+import { listenForAdminCommands } from "./auth/admin-channel.ts";
+import { isSetupNeeded, issueSetupCode } from "./auth/setup.service.ts";
 import { startQuietCompletion } from "./ingest/completion/quiet.worker.ts";
 import { startWorkers } from "./workers.ts";
+import { isDatabaseUnavailable } from "./errors.ts";
+import { installRequestGate as installGate } from "./http/request-gate.ts";
+import { getPasswordCheckBudget } from "./auth/sessions/password-budget.ts";
+
+/** The gate every request passes before Next.js sees it (server/http/request-gate.ts). */
+export function installRequestGate(): void {
+  installGate(getEnv().REPRISE_TRUST_PROXY, (req) => {
+    // Sign-in while every password check is taken: refused at the door, a second late (docs/api/console.md).
+    if (req.method !== "POST" || !req.url?.startsWith("/api/trpc/") || !req.url.includes("session.signIn")) return null;
+    if (!getPasswordCheckBudget().saturated) return null;
+    return { status: 429, body: trpcRefusal(req.url, "Too many sign-ins at once. Try again in a second.", 1), retryAfter: 1, delayMs: 1_000 };
+  });
+}
+
+/** A 429 in tRPC's error shape (one per call of a batch), as the console's client reads it. */
+function trpcRefusal(url: string, message: string, retryAfter: number): unknown {
+  const [pathPart, query = ""] = url.slice("/api/trpc/".length).split("?");
+  const paths = (pathPart ?? "").split(",");
+  const error = (path: string) => ({
+    error: { json: { message, code: -32029, data: { code: "TOO_MANY_REQUESTS", httpStatus: 429, path, appCode: "rate_limited", retryAfter, issues: null } } },
+  });
+  return new URLSearchParams(query).get("batch") === "1" ? paths.map(error) : error(paths[0] ?? "");
+}
+
+/** Backoff between attempts to reach a database that is not up yet: 1 s doubling to 15 s, without end. */
+const DB_RETRY_FIRST_MS = 1_000;
+const DB_RETRY_MAX_MS = 15_000;
+
+/**
+ * Migrates, waiting for the database as long as it is unreachable (a server started before its database,
+ * or during an outage, serves once the database is up instead of exiting; docs/scaling.md).
+ */
+export async function migrateWhenReachable(): Promise<string[]> {
+  let delay = DB_RETRY_FIRST_MS;
+  for (let attempt = 1; ; attempt++) {
+    const db = await getDb();
+    try {
+      return await migrate(db.sql);
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      logger.warn(`database unreachable at ${db.location}; retrying in ${delay / 1000} s`, { attempt, error: (error as Error).message });
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(DB_RETRY_MAX_MS, delay * 2);
+    }
+  }
+}
 
 type StartHook = () => Promise<void> | void;
 const hooks: StartHook[] = [];
@@ -26,8 +75,8 @@ onStart(async () => void startQuietCompletion((await getDb()).sql, { quietSecond
 
 export async function startServer(): Promise<void> {
   const env = getEnv();
+  const applied = await migrateWhenReachable();
   const db = await getDb();
-  const applied = await migrate(db.sql);
   logger.info("database ready", { location: db.location, appliedMigrations: applied });
   const init = await ensureInitialOrganization(db, {
     orgName: env.REPRISE_INIT_ORG_NAME,
@@ -36,5 +85,12 @@ export async function startServer(): Promise<void> {
     apiKey: env.REPRISE_INIT_API_KEY,
   });
   if (init === "created") logger.info("created the first organization from REPRISE_INIT_* settings");
+  // The admin CLI cannot open the embedded database while this process holds it: it sends its commands here.
+  if (db.kind === "pglite" && !env.REPRISE_DATA_DIR.startsWith("memory://")) await listenForAdminCommands(db, env.REPRISE_DATA_DIR);
+  if (await isSetupNeeded(db)) {
+    // Printed whatever the log level: it is the way in (docs/operations.md, "First run").
+    const url = `http://localhost:${env.PORT}/setup?code=${issueSetupCode()}`;
+    process.stdout.write(`\nReprise has no account yet. Open this address to create the first one (the code works once):\n\n  ${url}\n\n`);
+  }
   for (const hook of hooks) await hook();
 }

@@ -66,7 +66,7 @@ export interface SpanOverrides {
   endedAt?: Date;
   contexts?: unknown[];
   prompt?: string;
-  /** Stored columns derived at ingest (wire-facts §3.7). */
+  /** Stored columns derived at ingest (docs/api/ingestion.md, "Span payload"). */
   model?: string | null;
   inputTokens?: number | null;
   outputTokens?: number | null;
@@ -88,13 +88,13 @@ export interface SpanOverrides {
   /** Extra span_data keys (input_meta, output_meta, input_serialized, …). */
   spanData?: Record<string, unknown>;
   isFinal?: boolean;
-  /** Replay attribution (wire-facts §9.5). */
+  /** Replay attribution (docs/replay.md, "Replay traces"). */
   testRunId?: string | null;
   inputSourceSpanId?: string | null;
   mocked?: boolean;
 }
 
-/** A finished sdk-function span; rawSpan mirrors what the SDKs send (wire-facts §3.2). */
+/** A finished sdk-function span; rawSpan mirrors what the SDKs send (docs/api/ingestion.md, "Span payload"). */
 export async function createSpan(db: Database, organizationId: string, traceId: string, o: SpanOverrides = {}) {
   const id = o.id ?? newId();
   const startedAt = o.startedAt ?? new Date();

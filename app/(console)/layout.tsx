@@ -5,9 +5,12 @@ import { AppShell } from "./_components/app-shell.tsx";
 
 export const dynamic = "force-dynamic";
 
-// Signed-out visitors go to sign-in. This is convenience only: every procedure checks the session itself.
+// Before the first organization exists every page leads to /setup; signed-out visitors go to sign-in. This is convenience only: every procedure checks the session itself.
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
-  const me = await (await getServerCaller()).session.me();
+  const caller = await getServerCaller();
+  // No organization yet: the first run happens in the browser (docs/operations.md, "First run").
+  if ((await caller.setup.status()).needed) redirect("/setup");
+  const me = await caller.session.me();
   if (!me) redirect("/sign-in");
   return (
     <AppShell user={{ email: me.email, organizationName: me.organizationName }}>{children}</AppShell>

@@ -13,7 +13,9 @@ function safeNext(next: string | string[] | undefined): string {
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const next = safeNext((await searchParams).next);
-  const me = await (await getServerCaller()).session.me();
+  const caller = await getServerCaller();
+  if ((await caller.setup.status()).needed) redirect("/setup");
+  const me = await caller.session.me();
   if (me) redirect(next);
   return (
     <main className="flex min-h-screen items-center justify-center px-4 py-12">
@@ -27,8 +29,10 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           <SignInForm next={next} />
         </div>
         <p className="mt-6 text-center text-xs text-zinc-500">
-          No account? An operator creates one with <code className="rounded bg-zinc-100 px-1">npm run admin -- create-org</code>, or
-          an existing user adds you under Settings.
+          No account? An existing user adds you under Settings, or an operator creates an organization with{" "}
+          <code className="rounded bg-zinc-100 px-1">npm run admin -- create-org</code> (it works while the server runs). A
+          headless install creates the first one at start-up from the{" "}
+          <code className="rounded bg-zinc-100 px-1">REPRISE_INIT_*</code> settings.
         </p>
       </div>
     </main>

@@ -1,7 +1,7 @@
 // The floor of the ingestion benchmark: the least a receiver can do for the same request and the same
 // stored rows. A bare node:http server that gunzips the body, parses the OTLP/JSON envelope and each
 // carrier's payload, validates what it stores (ids, timestamps, numbers), and writes the trace and span
-// rows Reprise writes (same tables, indexes and columns that matter, raw_span as jsonb) in one
+// rows Reprise writes (same tables, indexes and columns that matter, raw_span as json) in one
 // statement per request, committed before it answers (PostgreSQL's default durability). No framework,
 // no authentication, no completion logic, no per-carrier error isolation.
 //   FLOOR_PORT=… FLOOR_ORG_ID=… (DATABASE_URL=postgresql://… | FLOOR_PGLITE_DIR=…) node --import tsx bench/ingest/floor.ts
@@ -148,9 +148,9 @@ const WRITE = `
     r.source_parent_span_id, 'external_span', r.source, r.sdk_version, r.trace_function_key, r.name, r.type,
     r.raw_span, r.started_at, r.ended_at, true, r.duration_ms, r.input_tokens, r.output_tokens,
     r.total_tokens, r.model
-  FROM jsonb_to_recordset($3::jsonb) AS r(id uuid, trace_id uuid, parent_span_id uuid, source_span_id text,
+  FROM json_to_recordset($3::json) AS r(id uuid, trace_id uuid, parent_span_id uuid, source_span_id text,
     source_trace_id text, source_parent_span_id text, source text, sdk_version text, trace_function_key text,
-    name text, type text, raw_span jsonb, started_at timestamptz, ended_at timestamptz, duration_ms integer,
+    name text, type text, raw_span json, started_at timestamptz, ended_at timestamptz, duration_ms integer,
     input_tokens integer, output_tokens integer, total_tokens integer, model text)
   ORDER BY r.id
   ON CONFLICT (organization_id, id) DO UPDATE SET raw_span = EXCLUDED.raw_span, updated_at = now()`;

@@ -16,7 +16,7 @@ import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { fileURLToPath } from "node:url";
 import { bigTrace, buildRequest, carriers, carrierStream, type SentSpan } from "./requests.ts";
-import { BENCH_API_KEY, pgliteStorage, postgresStorage, startServer, watchRss, type Storage } from "./server-process.ts";
+import { BENCH_API_KEY, cpuMeter, pgliteStorage, postgresStorage, startServer, watchRss, type Storage } from "./server-process.ts";
 import { openDatabase } from "../../server/db/client.ts";
 import { migrate } from "../../server/db/migrator.ts";
 import { sql } from "../../server/db/sql.ts";
@@ -266,13 +266,15 @@ interface Row {
   p99: number;
   errors: number;
   peakRssMb: number;
+  /** CPU ms (server + its database backends) per 1,000 spans; null where not measured. */
+  cpuMsPerKSpans: number | null;
   note: string;
 }
 
 const report: Row[] = [];
 const findings: string[] = [];
 
-function row(db: string, what: string, r: LoadResult, peakRss: number, note = ""): Row {
+function row(db: string, what: string, r: LoadResult, peakRss: number, note = "", cpuMs?: number): Row {
   const out = {
     db,
     what,
@@ -283,6 +285,7 @@ function row(db: string, what: string, r: LoadResult, peakRss: number, note = ""
     p99: Math.round(percentile(r.latencies, 99)),
     errors: r.errors,
     peakRssMb: Math.round(peakRss / 1e6),
+    cpuMsPerKSpans: cpuMs === undefined || r.spans === 0 ? null : Math.round((cpuMs / r.spans) * 1000),
     note: r.exhausted ? `${note} (request pool ran out: raise --max-rate)` : note,
   };
   report.push(out);
@@ -290,11 +293,19 @@ function row(db: string, what: string, r: LoadResult, peakRss: number, note = ""
   return out;
 }
 
-async function sustained(url: string, pool: PoolRequest[], rss: ReturnType<typeof watchRss>, onAck?: (r: PoolRequest) => void) {
+async function sustained(
+  url: string,
+  pool: PoolRequest[],
+  rss: ReturnType<typeof watchRss>,
+  cpu: ReturnType<typeof cpuMeter>,
+  onAck?: (r: PoolRequest) => void,
+): Promise<LoadResult & { cpuMs: number }> {
   const cursor = { next: 0 };
   await load(url, pool, cursor, CONCURRENCY, WARMUP);
   rss.reset();
-  return load(url, pool, cursor, CONCURRENCY, SECONDS, onAck);
+  const before = await cpu.snapshot();
+  const result = await load(url, pool, cursor, CONCURRENCY, SECONDS, onAck);
+  return { ...result, cpuMs: cpu.spent(before, await cpu.snapshot()) };
 }
 
 async function benchmarkFloor(db: string, pool: PoolRequest[], label: string): Promise<Row> {
@@ -304,8 +315,8 @@ async function benchmarkFloor(db: string, pool: PoolRequest[], label: string): P
     const floor = await startFloor(storage, org);
     const rss = watchRss(floor.pid);
     try {
-      const r = await sustained(floor.url, pool, rss);
-      return row(db, label, r, rss.peak());
+      const r = await sustained(floor.url, pool, rss, cpuMeter(floor.pid, storage.env.DATABASE_URL));
+      return row(db, label, r, rss.peak(), "", r.cpuMs);
     } finally {
       rss.stop();
       await floor.stop();
@@ -331,10 +342,10 @@ async function benchmarkReprise(db: string, pool: PoolRequest[], floorBefore: Ro
       // Every 10th acknowledged request: how soon one of its spans reads back through the API.
       const fresh: Promise<number>[] = [];
       let acks = 0;
-      const r = await sustained(otlp, pool, rss, (req) => {
+      const r = await sustained(otlp, pool, rss, cpuMeter(server.pid, storage.env.DATABASE_URL), (req) => {
         if (++acks % 10 === 0) fresh.push(readableAfterAck(server.url, req.sample));
       });
-      const reprise = row(db, "Reprise", r, rss.peak());
+      const reprise = row(db, "Reprise", r, rss.peak(), "", r.cpuMs);
       const delays = (await Promise.all(fresh)).sort((a, b) => a - b);
       findings.push(`${db}: a span read back through the API right after its acknowledgment (under the full load): p50 ${percentile(delays, 50).toFixed(0)} ms, p99 ${percentile(delays, 99).toFixed(0)} ms, max ${delays.at(-1)?.toFixed(0)} ms over ${delays.length} samples`);
       freshAgent();
@@ -345,7 +356,9 @@ async function benchmarkReprise(db: string, pool: PoolRequest[], floorBefore: Ro
         // The second floor runs on its own database while this server idles.
         const after = await floorAfter();
         const floor = (floorBefore.spansPerSecond + (after ?? floorBefore).spansPerSecond) / 2;
-        reprise.note = `ratio to the floor ${(reprise.spansPerSecond / floor).toFixed(2)} (mean floor ${Math.round(floor)})`;
+        const floorCpu = [floorBefore.cpuMsPerKSpans, after?.cpuMsPerKSpans].filter((x): x is number => typeof x === "number");
+        const cpuRatio = floorCpu.length && reprise.cpuMsPerKSpans ? reprise.cpuMsPerKSpans / (floorCpu.reduce((a, b) => a + b, 0) / floorCpu.length) : null;
+        reprise.note = `ratio to the floor ${(reprise.spansPerSecond / floor).toFixed(2)} (mean floor ${Math.round(floor)})${cpuRatio ? `; CPU per span ${cpuRatio.toFixed(2)}× the floor's` : ""}`;
         findings.push(`${db}: Reprise ${reprise.spansPerSecond} spans/s, ${reprise.note}`);
       }
     }
@@ -441,9 +454,9 @@ agent.destroy();
 
 console.log(`\n## Ingestion, ${startedAt.toISOString()} → ${new Date().toISOString()}; load average ${load1.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end; ${os.cpus().length} cores`);
 console.log(`${SECONDS} s after a ${WARMUP} s warm-up, concurrency ${CONCURRENCY}, gzipped OTLP/JSON requests of ${CARRIERS_PER_REQUEST} carriers of ~4 KB, traces of ${SPANS_PER_TRACE} spans + completion; spans/s counts span carriers of fully accepted requests\n`);
-console.log("| database | server | requests | spans | spans/s | p50 ms | p99 ms | errors | peak RSS MB | |");
-console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---|");
-for (const r of report) console.log(`| ${r.db} | ${r.what} | ${r.requests} | ${r.spans} | ${r.spansPerSecond} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.peakRssMb} | ${r.note} |`);
+console.log("| database | server | requests | spans | spans/s | p50 ms | p99 ms | errors | peak RSS MB | CPU ms / 1k spans | |");
+console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+for (const r of report) console.log(`| ${r.db} | ${r.what} | ${r.requests} | ${r.spans} | ${r.spansPerSecond} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.peakRssMb} | ${r.cpuMsPerKSpans ?? ""} | ${r.note} |`);
 console.log("");
 for (const f of findings) console.log(`- ${f}`);
 if (errorSamples.length > 0) console.log(`\nFirst errors:\n${errorSamples.map((e) => `- ${e}`).join("\n")}`);

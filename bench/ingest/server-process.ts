@@ -94,28 +94,14 @@ export async function startServer(root: string, port: number, storage: Storage):
 
 /** Resident memory of a process and its descendants, in bytes (Linux /proc). */
 export function treeRss(pid: number): number {
-  const children = new Map<number, number[]>();
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      /* exited */
-    }
-  }
   let total = 0;
-  const stack = [pid];
-  while (stack.length > 0) {
-    const p = stack.pop()!;
+  for (const p of processTree(pid)) {
     try {
       const status = fs.readFileSync(`/proc/${p}/status`, "utf8");
       total += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
     } catch {
       /* exited */
     }
-    stack.push(...(children.get(p) ?? []));
   }
   return total;
 }
@@ -132,5 +118,71 @@ export function watchRss(pid: number) {
       peak = treeRss(pid);
     },
     stop: () => clearInterval(timer),
+  };
+}
+
+/** CPU time (user + system, ms) of one process, from /proc/<pid>/stat; 0 once it has exited. */
+function processCpuMs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // Fields 14 and 15 of proc(5), utime and stime, in clock ticks (100 per second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** Pids of a process and its descendants. */
+function processTree(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      /* exited */
+    }
+  }
+  const out: number[] = [];
+  const stack = [pid];
+  while (stack.length > 0) {
+    const p = stack.pop()!;
+    out.push(p);
+    stack.push(...(children.get(p) ?? []));
+  }
+  return out;
+}
+
+/**
+ * The CPU a server costs: its own process tree plus, on PostgreSQL, the backends serving its database
+ * (found in pg_stat_activity). CPU time does not depend on how busy the rest of the box is the way
+ * throughput does, so CPU per span compared with the floor's is the steadiest figure of a shared box.
+ */
+export function cpuMeter(pid: number, databaseUrl?: string) {
+  const snapshot = async (): Promise<Map<number, number>> => {
+    const pids = processTree(pid);
+    if (databaseUrl) {
+      const url = new URL(databaseUrl);
+      const name = url.pathname.slice(1);
+      url.pathname = "/postgres";
+      const c = new pg.Client({ connectionString: url.toString() });
+      await c.connect();
+      try {
+        const r = await c.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = $1", [name]);
+        pids.push(...r.rows.map((x) => x.pid));
+      } finally {
+        await c.end();
+      }
+    }
+    return new Map(pids.map((p) => [p, processCpuMs(p)]));
+  };
+  return {
+    snapshot,
+    /** CPU ms spent between two snapshots (a process seen only in the second counts from its start). */
+    spent: (before: Map<number, number>, after: Map<number, number>) =>
+      [...after].reduce((sum, [p, ms]) => sum + Math.max(0, ms - (before.get(p) ?? 0)), 0),
   };
 }

@@ -1,4 +1,4 @@
-// Console props are typed from tRPC outputs, never from Prisma types (STYLE.md, Boundaries).
+// Console props are typed from tRPC outputs, never from Prisma types (docs/architecture.md, "Layers").
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/trpc/root.ts";
 

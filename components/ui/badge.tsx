@@ -3,7 +3,7 @@ import { cn } from "./cn.ts";
 
 const tones = {
   neutral: "bg-zinc-100 text-zinc-700 ring-zinc-200",
-  accent: "bg-accent-50 text-accent-700 ring-accent-100",
+  accent: "bg-accent-50 text-accent-700 dark:text-accent-300 ring-accent-100",
   pass: "bg-emerald-50 text-emerald-800 ring-emerald-200",
   fail: "bg-red-50 text-red-800 ring-red-200",
   warn: "bg-amber-50 text-amber-800 ring-amber-200",

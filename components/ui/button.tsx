@@ -2,12 +2,12 @@ import type { ButtonHTMLAttributes } from "react";
 import { cn } from "./cn.ts";
 
 const variants = {
-  primary: "bg-accent-600 text-white hover:bg-accent-700 disabled:bg-accent-600/50",
+  primary: "bg-accent-600 text-on-accent hover:bg-accent-700 disabled:bg-accent-600/50",
   secondary: "border border-zinc-300 bg-white text-zinc-800 hover:bg-zinc-50 disabled:text-zinc-400",
   ghost: "text-zinc-700 hover:bg-zinc-100 disabled:text-zinc-400",
-  danger: "border border-red-200 bg-white text-red-700 hover:bg-red-50 disabled:text-red-300",
-  pass: "bg-emerald-600 text-white hover:bg-emerald-700 disabled:bg-emerald-600/50",
-  fail: "bg-red-600 text-white hover:bg-red-700 disabled:bg-red-600/50",
+  danger: "border border-red-200 bg-white text-red-700 dark:text-red-300 hover:bg-red-50 disabled:text-red-300",
+  pass: "bg-emerald-700 text-on-accent hover:bg-emerald-900 disabled:bg-emerald-700/50",
+  fail: "bg-red-600 text-on-accent hover:bg-red-700 disabled:bg-red-600/50",
 } as const;
 
 const sizes = { sm: "h-7 px-2.5 text-xs", md: "h-9 px-3.5 text-sm" } as const;

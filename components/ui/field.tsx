@@ -31,7 +31,7 @@ export function Field({ label, hint, error, children }: {
       </label>
       {children(id)}
       {hint && !error ? <p className="text-xs text-zinc-500">{hint}</p> : null}
-      {error ? <p className="text-xs text-red-700">{error}</p> : null}
+      {error ? <p className="text-xs text-red-700 dark:text-red-300">{error}</p> : null}
     </div>
   );
 }

@@ -30,6 +30,7 @@ function sentence(issue: Issue): string {
 
 export function humanErrorMessage(error: ErrorLike): string {
   if (!error) return "Unknown error.";
+  if ((error.data as { code?: unknown } | null | undefined)?.code === "SERVICE_UNAVAILABLE") return "Database unreachable, retrying…";
   const issues = issuesOf(error);
   if (issues.length > 0) return issues.slice(0, 3).map(sentence).join(" ");
   return error.message;

@@ -13,7 +13,7 @@ import (
 )
 
 // apiClient calls Reprise's blocking JSON endpoints under /api/sdk/. Non-2xx answers, 2xx bodies with a string
-// `error`, network errors and timeouts become *APIError (docs/api.md, Errors rule 4).
+// `error`, network errors and timeouts become *APIError (docs/sdk-transport.md, "Responses").
 type apiClient struct {
 	config Config
 	http   *http.Client
@@ -113,7 +113,7 @@ func (a *apiClient) do(ctx context.Context, method, path string, body any, opts 
 	return resp.StatusCode, raw, apiErr
 }
 
-// gzipBody gzips bodies of 8,192 bytes or more when that makes them smaller (docs/api.md, transport rule 4).
+// gzipBody gzips bodies of 8,192 bytes or more when that makes them smaller (docs/sdk-transport.md, rule 4).
 func gzipBody(body []byte, enabled bool) ([]byte, bool) {
 	if !enabled || len(body) < 8192 {
 		return body, false

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// barrier waits until every replayed trace is final with enough spans persisted (docs/api.md, transport rule 11):
+// barrier waits until every replayed trace is final with enough spans persisted (docs/sdk-transport.md, rule 11):
 // each trace's completion must have been handed to the transport (its children included), the transport is
 // flushed, then each trace is confirmed by Reprise's acknowledgments (completion acknowledged and at least the
 // expected number of unique span ids; direct mode only) or else by polling replay/status with

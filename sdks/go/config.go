@@ -12,7 +12,7 @@ import (
 // DefaultServiceURL is the base URL of a local Reprise server.
 const DefaultServiceURL = "http://localhost:3000"
 
-// Limits of the request settings (docs/api.md, Limits).
+// Limits of the request settings (docs/sdk-transport.md, "Limits").
 const (
 	maxRequestBytesCeiling    = 3_000_000
 	defaultExportConcurrency  = 32

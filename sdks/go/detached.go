@@ -22,7 +22,7 @@ type TraceUpdate struct {
 	SessionID *string
 }
 
-// UpdateTrace updates a trace by its canonical id through PATCH /api/sdk/traces/{id} (docs/api.md, Trace rule 2).
+// UpdateTrace updates a trace by its canonical id through PATCH /api/sdk/traces/{id} (docs/api/traces.md, "PATCH /api/sdk/traces/{traceId}").
 // It is blocking: it returns once the server accepted the update, or an *APIError when it did not.
 func (c *Client) UpdateTrace(ctx context.Context, traceID string, update TraceUpdate) error {
 	body := map[string]any{}

@@ -44,7 +44,7 @@ func (e *FunctionNotFoundError) Error() string {
 func (e *FunctionNotFoundError) Is(target error) bool { return target == ErrFunctionNotFound }
 
 // ReplayBarrierTimeoutError says the replayed traces were not all confirmed persisted in time; the run was NOT
-// completed, so nothing half-stored is graded (docs/api.md, transport rule 11).
+// completed, so nothing half-stored is graded (docs/sdk-transport.md, rule 11).
 type ReplayBarrierTimeoutError struct {
 	TestRunID string
 	// PendingTraceIDs are the replay trace ids not confirmed in time.

@@ -127,7 +127,7 @@ func (g *gate) releaseLocked() {
 	}
 }
 
-// process applies the plan to one span (docs/api.md, sim plan rule 2): a content-off node is sent without input,
+// process applies the plan to one span (docs/sdk-transport.md, "Sim plan"): a content-off node is sent without input,
 // output and prompt and flagged content_off_by_simulation_plan (the server's span tree then omits it unless it
 // recorded an error); while the plan cannot be read, children are sent without content.
 func (g *gate) process(sub *spanSubmission, kind planKind, off map[string]bool) bool {

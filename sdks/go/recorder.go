@@ -151,7 +151,7 @@ func (a *activeSpan) end(output any, err error) {
 }
 
 // spanEnded counts the span out and sends the completion once the root ended and no span of the trace is still
-// running (docs/api.md, Trace completion rule 6): a background child keeps the completion back.
+// running (docs/sdk-transport.md, "Completion"): a background child keeps the completion back.
 func (c *Client) spanEnded(t *traceState, s *spanState) {
 	t.mu.Lock()
 	t.open--

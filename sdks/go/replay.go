@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// replayTimeout is the client timeout of replay calls (docs/api.md, Limits).
+// replayTimeout is the client timeout of replay calls (docs/sdk-transport.md, "Limits").
 const replayTimeout = 30 * time.Second
 
 type itemRun struct {
@@ -24,7 +24,7 @@ type itemRun struct {
 // the OTLP requests, else replay/status polling), and only then completes the run, which triggers grading.
 //
 // When the barrier times out, Replay returns a *ReplayBarrierTimeoutError and does NOT complete the run, so
-// nothing half-stored is graded (docs/api.md, transport rule 11).
+// nothing half-stored is graded (docs/sdk-transport.md, rule 11).
 func (c *Client) Replay(ctx context.Context, traceFunctionKey string, fn ReplayFunc, opts ReplayOptions) (*ReplayResult, error) {
 	if c == nil || !c.enabled {
 		return nil, ErrNoAPIKey

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Timing of sim plan reads (docs/api.md, GET /api/sdk/sim-plan).
+// Timing of sim plan reads (docs/sdk-transport.md, "Sim plan").
 const (
 	simPlanTimeout = 5 * time.Second
 	simPlanRefresh = time.Minute

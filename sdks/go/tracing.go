@@ -7,7 +7,7 @@ import (
 	"sync"
 )
 
-// SpanType is the kind of a span (docs/api.md, Trace outline). Anything else is recorded as custom.
+// SpanType is the kind of a span (docs/replay.md, "Complete"). Anything else is recorded as custom.
 type SpanType string
 
 // Span types.

@@ -1,12 +1,13 @@
 package reprise
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/reprise/reprise/sdks/go/internal/transport"
 )
 
-// payloadError is an entry of a payload's `errors` list (docs/api.md, Span).
+// payloadError is an entry of a payload's `errors` list (docs/api/ingestion.md, "Span payload").
 type payloadError struct {
 	Source string `json:"source"`
 	Step   string `json:"step,omitempty"`
@@ -29,15 +30,7 @@ func encodeValue(v any) (encoded json.RawMessage, lost string) {
 }
 
 // marshalJSON is json.Marshal without HTML escaping.
-func marshalJSON(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
+func marshalJSON(v any) ([]byte, error) { return transport.MarshalNoEscape(v) }
 
 func quoteString(s string) json.RawMessage {
 	b, _ := marshalJSON(s)

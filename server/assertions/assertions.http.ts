@@ -1,11 +1,12 @@
-// REST handlers of the assertion endpoints (http-interface.md, Assertions). Thin: parse, call the service.
+// REST handlers of the assertion endpoints (docs/api/assertions.md). Thin: parse, call the service.
 import { defineRoute } from "../http/define-route.ts";
-import { ZArchiveAssertionsBody, ZSaveAssertionsBody, ZTraceIdParams } from "./assertions.schemas.ts";
+import { ZArchiveAssertionsBody, ZGetAssertionsQuery, ZSaveAssertionsBody, ZTraceIdParams } from "./assertions.schemas.ts";
 import { archiveAssertions, getTraceAssertions, saveAssertions } from "./assertions.service.ts";
 
 export const getAssertions = defineRoute({
   params: ZTraceIdParams,
-  handler: ({ db, auth, params }) => getTraceAssertions(db, auth.organizationId, params.traceId),
+  query: ZGetAssertionsQuery,
+  handler: ({ db, auth, params, query }) => getTraceAssertions(db, auth.organizationId, params.traceId, { includeUnapproved: query.includeUnapproved }),
 });
 
 export const postAssertions = defineRoute({

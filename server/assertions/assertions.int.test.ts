@@ -1,4 +1,4 @@
-// Assertions (http-interface.md "Assertion", "Assertions"; wire-facts.md §13; decisions.md "Assertions (decisions)").
+// Assertions (docs/api/assertions.md).
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTrace } from "../../test/factories.ts";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";
@@ -35,6 +35,8 @@ describe("assertions", () => {
   const countAssertions = () => db().prisma.assertion.count();
 
   it("creates assertions across traces, authored by the key's user, with validated targets and checks", async () => {
+    const category = await db().prisma.assertionCategory.create({ data: { id: newId(), organizationId: org.organizationId, title: "Language" } });
+    const spanId = newId();
     const t1 = await createTrace(db(), org.organizationId);
     const t2 = await createTrace(db(), org.organizationId);
     const res = await save({
@@ -43,19 +45,19 @@ describe("assertions", () => {
           traceId: t1.id.toUpperCase(),
           assertions: [
             { assertion: "answers in French", passCriteria: "French", targetOnEvaluatedTrace: { kind: "output" } },
-            { assertion: "calls search once", targetOnEvaluatedTrace: { kind: "span", name: "search" }, justification: [{ spanId: "s1", text: "seen" }] },
+            { assertion: "calls search once", targetOnEvaluatedTrace: { kind: "span", name: "search" }, justification: [{ spanId, text: "seen" }] },
           ],
         },
-        { traceId: t2.id, assertions: [{ assertion: "no errors", targetOnEvaluatedTrace: null, check: { op: "noErrors" }, category_assertion_id: "cat-1" }] },
+        { traceId: t2.id, assertions: [{ assertion: "no errors", targetOnEvaluatedTrace: null, check: { op: "noErrors" }, category_assertion_id: category.id }] },
       ],
     });
     expect(res.status).toBe(200);
     const [a, b, c] = res.body.assertions;
-    expect(a).toMatchObject({ traceId: t1.id, assertion: "answers in French", passCriteria: "French", failCriteria: null, targetOnEvaluatedTrace: { kind: "output" }, source: "agent", approvalState: "pending" });
+    expect(a).toMatchObject({ traceId: t1.id, assertion: "answers in French", passCriteria: "French", failCriteria: null, targetOnEvaluatedTrace: { kind: "output" }, source: "agent", approvalState: "approved" });
     expect(a.author).toMatchObject({ id: org.userId, email: org.email });
     expect(b.targetOnEvaluatedTrace).toEqual({ kind: "span", name: "search", occurrence: "last" });
-    expect(b.justification).toEqual([{ spanId: "s1", text: "seen" }]);
-    expect(c).toMatchObject({ traceId: t2.id, targetOnEvaluatedTrace: null, check: { op: "noErrors" }, category_assertion_id: "cat-1" });
+    expect(b.justification).toEqual([{ spanId, text: "seen" }]);
+    expect(c).toMatchObject({ traceId: t2.id, targetOnEvaluatedTrace: null, check: { op: "noErrors" }, category_assertion_id: category.id, category: { id: category.id, title: "Language" } });
 
     const got = await read(t1.id);
     expect(got.body).toEqual({ assertions: [a, b], inheritedFrom: null });

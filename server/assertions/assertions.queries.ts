@@ -19,6 +19,7 @@ export const assertionSelect = {
   approvalState: true,
   approvedByUserId: true,
   approvedAt: true,
+  assigneeUserId: true,
   archivedAt: true,
   createdAt: true,
   updatedAt: true,
@@ -36,6 +37,10 @@ export interface AssertionFields {
   justification?: unknown;
   categoryJustification?: string | null;
   humanNote?: string | null;
+  approvalState?: string;
+  approvedByUserId?: string | null;
+  approvedAt?: Date | null;
+  assigneeUserId?: string | null;
 }
 
 /** JSON columns: null in the API means SQL NULL (Prisma needs DbNull for that). */
@@ -60,9 +65,9 @@ export async function findExistingTraceIds(db: DbClient, organizationId: string,
   return new Set(rows.map((r) => r.id));
 }
 
-export function findActiveAssertionRows(db: DbClient, organizationId: string, traceIds: string[]): Promise<AssertionRow[]> {
+export function findActiveAssertionRows(db: DbClient, organizationId: string, traceIds: string[], approvedOnly = false): Promise<AssertionRow[]> {
   return db.prisma.assertion.findMany({
-    where: { organizationId, traceId: { in: traceIds }, archivedAt: null },
+    where: { organizationId, traceId: { in: traceIds }, archivedAt: null, ...(approvedOnly ? { approvalState: "approved" } : {}) },
     select: assertionSelect,
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
@@ -95,6 +100,21 @@ export async function updateActiveAssertion(
 
 export async function archiveAssertionRows(db: DbClient, organizationId: string, traceId: string, ids: string[], at: Date) {
   return db.prisma.assertion.updateMany({ where: { organizationId, traceId, id: { in: ids }, archivedAt: null }, data: { archivedAt: at, updatedAt: at } });
+}
+
+/** Sets the review state of active assertions of the organization; returns the ids changed. */
+export async function updateApprovalState(db: DbClient, organizationId: string, ids: string[], state: { approvalState: string; approvedByUserId: string | null; approvedAt: Date | null; humanNote?: string | null }) {
+  const rows = await db.prisma.assertion.findMany({ where: { organizationId, id: { in: ids }, archivedAt: null }, select: { id: true } });
+  await db.prisma.assertion.updateMany({ where: { organizationId, id: { in: rows.map((r) => r.id) } }, data: { ...state, updatedAt: new Date() } });
+  return rows.map((r) => r.id);
+}
+
+export function findUserByEmail(db: DbClient, organizationId: string, email: string) {
+  return db.prisma.user.findFirst({ where: { organizationId, email: { equals: email, mode: "insensitive" } }, select: { id: true, email: true } });
+}
+
+export function findCategoryTitles(db: DbClient, organizationId: string, ids: string[]) {
+  return db.prisma.assertionCategory.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true, title: true } });
 }
 
 export function findUsers(db: DbClient, organizationId: string, ids: string[]) {

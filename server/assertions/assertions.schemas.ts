@@ -1,10 +1,10 @@
-// Wire contracts of the assertion endpoints (http-interface.md "Assertion", "Assertions"; entry fields of
-// wire-facts.md §13, plus our `check` extension of decisions.md "Assertions (decisions)").
+// Wire contracts of the assertion endpoints (docs/api/assertions.md, with
+// Reprise's own `check`).
 import { z } from "zod";
 
 const ZUuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID").transform((s) => s.toLowerCase());
 
-/** null = the whole trace; targets name spans, never span ids (http-interface.md, Assertion). */
+/** null = the whole trace; targets name spans, never span ids (docs/api/assertions.md). */
 export const ZTarget = z.union([
   z.object({ kind: z.literal("output") }),
   z.object({
@@ -24,7 +24,7 @@ function isRegExp(pattern: string): boolean {
   }
 }
 
-/** A rule grader's check grammar (decisions.md, Graders: kinds), shared by assertions. */
+/** A rule grader's check grammar (docs/graders.md, "Rule graders"), shared by assertions. */
 export const ZCheck = z.discriminatedUnion("op", [
   z.object({ op: z.literal("equals"), value: z.json() }),
   z.object({ op: z.literal("contains"), value: z.string() }),
@@ -35,7 +35,15 @@ export const ZCheck = z.discriminatedUnion("op", [
 ]);
 export type TCheck = z.infer<typeof ZCheck>;
 
-const ZJustification = z.array(z.object({ spanId: z.string().max(200), text: z.string().max(20_000) })).max(100);
+/** Span evidence of an assertion or a verdict: 1 to 50 `{spanId, text}` (docs/api/assertions.md, "Review"). */
+export const ZEvidence = z
+  .array(z.object({ spanId: ZUuid, text: z.string().min(1, "must not be empty").max(10_000, "must be at most 10000 characters") }))
+  .min(1, "must hold 1 to 50 entries")
+  .max(50, "must hold 1 to 50 entries");
+export type TEvidence = z.infer<typeof ZEvidence>;
+const ZJustification = ZEvidence;
+export const ZApprovalState = z.enum(["pending", "approved", "rejected"]);
+export type TApprovalState = z.infer<typeof ZApprovalState>;
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
 
 /** One entry of `assertions[]`. Omitted fields are kept on edit; an explicit null clears them. */
@@ -46,14 +54,20 @@ export const ZSaveAssertion = z.object({
   failCriteria: text(20_000).nullable().optional(),
   targetOnEvaluatedTrace: ZTarget.nullable().optional(),
   check: ZCheck.nullable().optional(),
-  category_assertion_id: text(200).nullable().optional(),
+  category_assertion_id: ZUuid.nullable().optional(),
   justification: ZJustification.nullable().optional(),
   categoryJustification: text(20_000).nullable().optional(),
   humanNote: text(20_000).nullable().optional(),
+  /** Review fields: a batch without any keeps the REST behaviour (approved); see docs/api/assertions.md. */
+  approvalState: ZApprovalState.optional(),
+  assigneeEmail: text(320).nullable().optional(),
 });
 export type TSaveAssertion = z.infer<typeof ZSaveAssertion>;
 
-/** Limits: 1 to 500 traces, 1 to 50 assertions per trace, at most 1000 in total (http-interface.md). */
+/**
+ * Limits: 1 to 500 traces, 1 to 50 assertions per trace, at most 1000 in total (docs/api/assertions.md,
+ * "POST /api/sdk/traces/assertions").
+ */
 export const ZSaveAssertionsBody = z
   .object({
     updates: z
@@ -80,6 +94,7 @@ export const ZSaveAssertionsBody = z
 export type TSaveAssertionsBody = z.infer<typeof ZSaveAssertionsBody>;
 
 export const ZTraceIdParams = z.object({ traceId: z.string() });
+export const ZGetAssertionsQuery = z.object({ includeUnapproved: z.enum(["true", "false"]).transform((v) => v === "true").optional() });
 export const ZArchiveAssertionsBody = z.object({ assertionIds: z.array(ZUuid).min(1, "must hold 1 to 1000 ids").max(1000, "must hold 1 to 1000 ids") });
 
 // ─── Responses ──────────────────────────────────────────────────────────────
@@ -100,7 +115,9 @@ export const ZTraceAssertion = z.object({
   category_assertion_id: z.string().nullable(),
   justification: ZJustification.nullable(),
   categoryJustification: z.string().nullable(),
-  approvalState: z.enum(["pending", "approved", "rejected"]),
+  approvalState: ZApprovalState,
+  assigneeEmail: z.string().nullable(),
+  category: z.object({ id: z.string(), title: z.string() }).nullable(),
   approvedBy: ZUserRef.nullable(),
   approvedAt: z.string().nullable(),
   createdAt: z.string(),

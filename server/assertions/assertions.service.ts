@@ -1,4 +1,4 @@
-// Assertion use cases (http-interface.md "Assertion", "Assertions"; decisions.md "Assertions (decisions)").
+// Assertion use cases (docs/api/assertions.md).
 // Exported for the replay and console features: findEffectiveAssertions, saveAssertions, archiveAssertions.
 import type { DbClient } from "../db/client.ts";
 import type { Database } from "../db/client.ts";
@@ -6,7 +6,7 @@ import { AppError, notFound } from "../errors.ts";
 import { isUuid, newId } from "../ids.ts";
 import * as q from "./assertions.queries.ts";
 import type { AssertionFields, AssertionRow } from "./assertions.queries.ts";
-import type { TSaveAssertion, TSaveAssertionsBody, TTraceAssertion } from "./assertions.schemas.ts";
+import type { TApprovalState, TSaveAssertion, TSaveAssertionsBody, TTraceAssertion } from "./assertions.schemas.ts";
 
 /** How far up the replay lineage (traces.original_trace_id) inheritance looks. */
 const MAX_LINEAGE = 10;
@@ -21,15 +21,22 @@ export interface EffectiveAssertions {
 
 /**
  * The active assertions that apply to a trace: its own, else (for a replay trace) its original's, up the
- * lineage (http-interface.md, GET …/assertions). null when the trace is not the organization's.
+ * lineage (docs/api/assertions.md, GET …/assertions). Only approved ones unless `includeUnapproved`
+ * (docs/api/assertions.md, "Review"): they are what replays judge and agents read. null when the trace is
+ * not the organization's.
  */
-export async function findEffectiveAssertions(db: DbClient, organizationId: string, traceId: string): Promise<EffectiveAssertions | null> {
+export async function findEffectiveAssertions(
+  db: DbClient,
+  organizationId: string,
+  traceId: string,
+  options: { includeUnapproved?: boolean } = {},
+): Promise<EffectiveAssertions | null> {
   if (!isUuid(traceId)) return null;
   let trace = await q.findTraceLineage(db, organizationId, traceId.toLowerCase());
   if (!trace) return null;
   const start = trace.id;
   for (let depth = 0; trace && depth < MAX_LINEAGE; depth++) {
-    const assertions = await q.findActiveAssertionRows(db, organizationId, [trace.id]);
+    const assertions = await q.findActiveAssertionRows(db, organizationId, [trace.id], !options.includeUnapproved);
     if (assertions.length > 0) return { assertions, inheritedFrom: trace.id === start ? null : trace.id };
     trace = trace.originalTraceId ? await q.findTraceLineage(db, organizationId, trace.originalTraceId) : null;
   }
@@ -51,34 +58,66 @@ export async function findTraceLineageIds(db: DbClient, organizationId: string, 
 }
 
 /** GET /api/sdk/traces/{traceId}/assertions: a trace of another organization is a 404. */
-export async function getTraceAssertions(db: Database, organizationId: string, traceId: string) {
-  const found = await findEffectiveAssertions(db, organizationId, traceId);
+export async function getTraceAssertions(db: Database, organizationId: string, traceId: string, options: { includeUnapproved?: boolean } = {}) {
+  const found = await findEffectiveAssertions(db, organizationId, traceId, options);
   if (!found) throw notFound("Trace");
   return { assertions: await toAssertionResponses(db, organizationId, found.assertions), inheritedFrom: found.inheritedFrom };
 }
 
 /**
- * Creates and edits assertions across traces in one transaction: a foreign or unknown trace is a 404, an
- * id that is not an active assertion of its entry's trace is a 400, and either writes nothing. New rows
- * take the batch's source and the key's user as author; edits keep both (http-interface.md, Assertion).
+ * Who writes decides the review state of what is written (docs/api/assertions.md, "Review"): an agent's new
+ * assertion awaits review, a person's is approved; REST callers that send no review field keep the older
+ * behaviour (approved), those that send one are treated as agents.
  */
-export async function saveAssertions(db: Database, auth: { organizationId: string; userId: string }, body: TSaveAssertionsBody) {
+export type AssertionWriter = "agent" | "person" | "rest";
+
+/** Fields whose change sends an assertion back to review unless the same write sets its state. */
+const REVIEWED_FIELDS = ["assertion", "targetOnEvaluatedTrace", "passCriteria", "failCriteria", "categoryAssertionId"] as const;
+
+/**
+ * Creates and edits assertions across traces in one transaction: a foreign or unknown trace is a 404, an
+ * id that is not an active assertion of its entry's trace, an unknown category or an assignee who is not a
+ * member is a 400, and any of them writes nothing. New rows take the batch's source and the key's user as
+ * author; edits keep both (docs/api/assertions.md).
+ */
+export async function saveAssertions(
+  db: Database,
+  auth: { organizationId: string; userId: string },
+  body: TSaveAssertionsBody,
+  writer: AssertionWriter = "rest",
+) {
   const { organizationId } = auth;
+  const entries = body.updates.flatMap((u) => u.assertions);
+  const reviewing = writer === "agent" || (writer === "rest" && entries.some((e) => e.approvalState !== undefined || e.assigneeEmail !== undefined));
   const ids = await db.transaction(async (tx) => {
     const known = await q.findExistingTraceIds(tx, organizationId, body.updates.map((u) => u.traceId));
     const missing = body.updates.find((u) => !known.has(u.traceId));
     if (missing) throw notFound(`Trace ${missing.traceId}`);
+    await checkCategories(tx, organizationId, entries);
+    const assignees = await resolveAssignees(tx, organizationId, entries);
+    const stored = new Map((await q.findAssertionRowsById(tx, organizationId, entries.flatMap((e) => (e.id ? [e.id] : [])))).map((r) => [r.id, r]));
     const saved: string[] = [];
     const created: Parameters<typeof q.insertAssertions>[1] = [];
+    const now = new Date();
     for (const { traceId, assertions } of body.updates) {
       for (const entry of assertions) {
+        const fields = { ...toFields(entry), ...assigneeField(entry, assignees) };
         if (entry.id) {
-          const count = await q.updateActiveAssertion(tx, { organizationId, traceId, id: entry.id }, toFields(entry));
+          const before = stored.get(entry.id);
+          if (!before || before.traceId !== traceId || before.archivedAt) throw notActiveOn(entry.id, traceId);
+          const changed = REVIEWED_FIELDS.some((f) => fields[f] !== undefined && JSON.stringify(fields[f]) !== JSON.stringify(before[f] ?? null));
+          const state = entry.approvalState ?? (changed ? (reviewing ? "pending" : "approved") : undefined);
+          const review = state && state !== before.approvalState || entry.approvalState ? reviewFields(state!, auth.userId, now) : {};
+          const count = await q.updateActiveAssertion(tx, { organizationId, traceId, id: entry.id }, { ...fields, ...review });
           if (count === 0) throw notActiveOn(entry.id, traceId);
           saved.push(entry.id);
         } else {
+          if (writer === "agent" && entry.approvalState !== undefined) {
+            throw new AppError("bad_request", "approvalState is refused on a new assertion: new assertions await review; nothing was written.");
+          }
+          const state = entry.approvalState ?? (reviewing ? "pending" : "approved");
           const id = newId();
-          created.push({ ...toFields(entry), id, organizationId, traceId, assertion: entry.assertion!, source: body.source, authorUserId: auth.userId });
+          created.push({ ...fields, ...reviewFields(state, auth.userId, now), id, organizationId, traceId, assertion: entry.assertion!, source: body.source, authorUserId: auth.userId });
           saved.push(id);
         }
       }
@@ -91,10 +130,57 @@ export async function saveAssertions(db: Database, auth: { organizationId: strin
   return { assertions: await toAssertionResponses(db, organizationId, ids.map((id) => byId.get(id)!)) };
 }
 
+/** Approved and rejected record who decided and when; pending clears both. */
+function reviewFields(state: string, userId: string, at: Date) {
+  return state === "pending"
+    ? { approvalState: state, approvedByUserId: null, approvedAt: null }
+    : { approvalState: state, approvedByUserId: userId, approvedAt: at };
+}
+
+async function checkCategories(db: DbClient, organizationId: string, entries: TSaveAssertion[]) {
+  const wanted = [...new Set(entries.flatMap((e) => (e.category_assertion_id ? [e.category_assertion_id] : [])))];
+  if (wanted.length === 0) return;
+  const found = new Set((await q.findCategoryTitles(db, organizationId, wanted)).map((c) => c.id));
+  const unknown = wanted.find((id) => !found.has(id));
+  if (unknown) throw new AppError("bad_request", `category_assertion_id ${unknown} is not an assertion category of this organization; nothing was written.`);
+}
+
+async function resolveAssignees(db: DbClient, organizationId: string, entries: TSaveAssertion[]) {
+  const emails = [...new Set(entries.flatMap((e) => (e.assigneeEmail ? [e.assigneeEmail.toLowerCase()] : [])))];
+  const byEmail = new Map<string, string>();
+  for (const email of emails) {
+    const user = await q.findUserByEmail(db, organizationId, email);
+    if (!user) throw new AppError("bad_request", `assigneeEmail ${email} is not a member of this organization (list_organization_members lists them); nothing was written.`);
+    byEmail.set(email, user.id);
+  }
+  return byEmail;
+}
+
+function assigneeField(e: TSaveAssertion, byEmail: Map<string, string>): { assigneeUserId?: string | null } {
+  if (e.assigneeEmail === undefined) return {};
+  return { assigneeUserId: e.assigneeEmail === null || e.assigneeEmail === "" ? null : byEmail.get(e.assigneeEmail.toLowerCase())! };
+}
+
 /**
- * Archives assertions of one trace (http-interface.md, Assertion states): hidden from every read, kept in
- * the table. Already-archived ids of this trace are reported again (idempotent); an id that is not an
- * assertion of this trace is a 400 and nothing is archived.
+ * Approves or rejects active assertions of the organization (the console's review queue); an optional
+ * note is kept as the human note. Unknown, archived or foreign ids are a 404 and nothing changes.
+ */
+export async function reviewAssertions(db: Database, auth: { organizationId: string; userId: string }, input: { ids: string[]; approvalState: TApprovalState; humanNote?: string | null }) {
+  const ids = [...new Set(input.ids)];
+  return db.transaction(async (tx) => {
+    const rows = await q.findAssertionRowsById(tx, auth.organizationId, ids);
+    const active = new Set(rows.filter((r) => !r.archivedAt).map((r) => r.id));
+    const missing = ids.find((id) => !active.has(id));
+    if (missing) throw notFound(`Assertion ${missing}`);
+    await q.updateApprovalState(tx, auth.organizationId, ids, { ...reviewFields(input.approvalState, auth.userId, new Date()), ...(input.humanNote !== undefined ? { humanNote: input.humanNote } : {}) });
+    return { reviewed: ids, approvalState: input.approvalState };
+  });
+}
+
+/**
+ * Archives assertions of one trace (docs/api/assertions.md, "POST /api/sdk/traces/{traceId}/assertions/archive"):
+ * hidden from every read, kept in the table. Already-archived ids of this trace are reported again (idempotent); an
+ * id that is not an assertion of this trace is a 400 and nothing is archived.
  */
 export async function archiveAssertions(db: Database, organizationId: string, traceId: string, assertionIds: string[]) {
   if (!isUuid(traceId) || !(await q.findTraceLineage(db, organizationId, traceId.toLowerCase()))) throw notFound("Trace");
@@ -129,7 +215,9 @@ function toFields(e: TSaveAssertion): AssertionFields {
 }
 
 export async function toAssertionResponses(db: DbClient, organizationId: string, rows: AssertionRow[]): Promise<TTraceAssertion[]> {
-  const userIds = [...new Set(rows.flatMap((r) => [r.authorUserId, r.approvedByUserId]).filter((id): id is string => !!id))];
+  const userIds = [...new Set(rows.flatMap((r) => [r.authorUserId, r.approvedByUserId, r.assigneeUserId]).filter((id): id is string => !!id))];
+  const categoryIds = [...new Set(rows.flatMap((r) => (r.categoryAssertionId ? [r.categoryAssertionId] : [])))];
+  const categories = new Map((categoryIds.length ? await q.findCategoryTitles(db, organizationId, categoryIds) : []).map((c) => [c.id, c]));
   const users = new Map((userIds.length ? await q.findUsers(db, organizationId, userIds) : []).map((u) => [u.id, { id: u.id, email: u.email, fullName: u.name }]));
   const user = (id: string | null) => (id ? (users.get(id) ?? { id, email: null, fullName: null }) : null);
   return rows.map((r) => ({
@@ -147,6 +235,8 @@ export async function toAssertionResponses(db: DbClient, organizationId: string,
     justification: (r.justification ?? null) as TTraceAssertion["justification"],
     categoryJustification: r.categoryJustification,
     approvalState: r.approvalState as TTraceAssertion["approvalState"],
+    assigneeEmail: r.assigneeUserId ? (user(r.assigneeUserId)?.email ?? null) : null,
+    category: r.categoryAssertionId ? (categories.get(r.categoryAssertionId) ?? null) : null,
     approvedBy: user(r.approvedByUserId),
     approvedAt: r.approvedAt?.toISOString() ?? null,
     createdAt: r.createdAt.toISOString(),

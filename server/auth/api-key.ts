@@ -1,4 +1,4 @@
-// API key format (decisions.md): "rp_" followed by at least 32 random characters; stored only as a hash.
+// API key format (docs/api.md, "Common rules"): "rp_" followed by at least 32 random characters; stored only as a hash.
 import { createHash, randomBytes } from "node:crypto";
 
 const KEY_RE = /^rp_[A-Za-z0-9_-]{32,200}$/;

@@ -1,4 +1,4 @@
-// API-key authentication (http-interface.md, Authentication).
+// API-key authentication (docs/api.md, "Common rules").
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";
 import { getWhoami } from "../http/whoami.http.ts";

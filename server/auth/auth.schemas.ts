@@ -22,3 +22,12 @@ export interface TAuthContext {
   userId: string;
   apiKeyId: string;
 }
+
+/** The /setup form: the one-time code the server printed, then the first organization and its owner. */
+export const ZCompleteSetupInput = z.object({
+  code: z.string().max(200),
+  organizationName: z.string().trim().min(1, "must not be empty").max(200),
+  email: ZEmail,
+  password: ZPassword,
+});
+export type TCompleteSetupInput = z.infer<typeof ZCompleteSetupInput>;

@@ -1,5 +1,5 @@
 // Organizations, users and API keys: used by the REST layer (authenticate), the admin CLI and
-// the headless first run. Dependencies come in as parameters (STYLE.md, Boundaries).
+// the headless first run. Dependencies come in as parameters (docs/architecture.md, "Layers").
 import type { Database, DbClient } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { newId } from "../ids.ts";
@@ -87,7 +87,7 @@ export interface InitialOrganizationSettings {
 }
 
 /**
- * Headless first run (decisions.md, "Running it"): when the database has no organization and the
+ * Headless first run (README.md, "Get an API key"): when the database has no organization and the
  * REPRISE_INIT_* values are set, create the first organization, user and key. Idempotent.
  */
 export async function ensureInitialOrganization(

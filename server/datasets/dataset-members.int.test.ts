@@ -1,4 +1,4 @@
-// Dataset membership: traces and graders (http-interface.md "Datasets"; wire-facts.md §15 list names).
+// Dataset membership: traces and graders (docs/api/datasets.md).
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTrace } from "../../test/factories.ts";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";

@@ -1,4 +1,4 @@
-// Dataset membership: traces and graders (http-interface.md, Datasets). Add and remove calls report
+// Dataset membership: traces and graders (docs/api/datasets.md). Add and remove calls report
 // partial acceptance in named lists instead of failing. Each change runs in one transaction under a lock
 // on the dataset row, so concurrent calls never double-report an id as added, and updated_at moves only
 // when membership changed.
@@ -133,4 +133,18 @@ function isTraceKey(v: unknown): v is { t: string } {
 export async function findDatasetGraderIds(db: Database, organizationId: string, datasetId: string): Promise<string[]> {
   if (!isUuid(datasetId) || !(await q.datasetExists(db, organizationId, datasetId))) return [];
   return q.findAssignedGraderIds(db, datasetId);
+}
+
+/** A page of member trace ids, most recently added first, with the total (the console's dataset page). */
+export async function findDatasetMembers(db: Database, organizationId: string, datasetId: string, page: { offset: number; limit: number }) {
+  if (!isUuid(datasetId) || !(await q.datasetExists(db, organizationId, datasetId))) throw notFound("Dataset");
+  const { rows, total } = await q.findMemberPage(db, datasetId.toLowerCase(), page);
+  return { total, members: rows.map((r) => ({ traceId: r.traceId, addedAt: r.addedAt.toISOString() })) };
+}
+
+/** For each of `traceIds`, the ids of the organization's datasets it belongs to. */
+export async function findDatasetIdsOfTraces(db: Database, organizationId: string, traceIds: string[]): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = Object.fromEntries(traceIds.map((id) => [id, []]));
+  for (const row of await q.findMembershipsOfTraces(db, organizationId, traceIds.filter(isUuid))) out[row.traceId]?.push(row.datasetId);
+  return out;
 }

@@ -1,4 +1,4 @@
-// REST handlers of /api/sdk/datasets/** (http-interface.md, Datasets). Thin: parse, call the service.
+// REST handlers of /api/sdk/datasets/** (docs/api/datasets.md). Thin: parse, call the service.
 import { defineRoute } from "../http/define-route.ts";
 import {
   addDatasetGraders,

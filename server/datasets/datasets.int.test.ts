@@ -1,4 +1,4 @@
-// Datasets: upsert, read, list and paging (http-interface.md "Datasets", Limits; decisions.md Precise rules).
+// Datasets: upsert, read, list and paging (docs/api/datasets.md; docs/api.md, "Common rules").
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";
 import { newId } from "../ids.ts";

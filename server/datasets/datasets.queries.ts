@@ -40,7 +40,10 @@ export async function upsertDatasetRow(
   return rows[0];
 }
 
-/** Datasets of one organization, newest update first, ties by id ascending (decisions.md). */
+/**
+ * Datasets of one organization, newest update first, ties by id ascending (docs/api/datasets.md,
+ * "GET /api/sdk/datasets").
+ */
 export function selectDatasetRows(
   db: DbClient,
   f: { organizationId: string; id?: string; traceFunctionKey?: string; after?: DatasetKey; limit?: number },
@@ -143,3 +146,36 @@ export function deleteGraderAssignments(db: DbClient, datasetId: string, graderI
   return db.prisma.datasetGrader.deleteMany({ where: { datasetId, graderId: { in: graderIds } } });
 }
 
+
+/** Inserts a new dataset; undefined when one of that (traceFunctionKey, name) exists already. */
+export async function insertDatasetRow(
+  db: DbClient,
+  input: { organizationId: string; traceFunctionKey: string; name: string; description: string | null },
+): Promise<string | undefined> {
+  const rows = await db.sql.query<{ id: string }>(sql`
+    INSERT INTO datasets (id, organization_id, trace_function_key, name, description, created_at, updated_at)
+    VALUES (${newId()}::uuid, ${input.organizationId}::uuid, ${input.traceFunctionKey}, ${input.name}, ${input.description}, now(), now())
+    ON CONFLICT (organization_id, trace_function_key, name) DO NOTHING
+    RETURNING id`);
+  return rows[0]?.id;
+}
+
+/** One page of members, most recently added first (the console's dataset page). */
+export async function findMemberPage(db: DbClient, datasetId: string, page: { offset: number; limit: number }) {
+  const [rows, total] = await Promise.all([
+    db.prisma.datasetTrace.findMany({
+      where: { datasetId },
+      select: { traceId: true, addedAt: true },
+      orderBy: [{ addedAt: "desc" }, { traceId: "asc" }],
+      skip: page.offset,
+      take: page.limit,
+    }),
+    db.prisma.datasetTrace.count({ where: { datasetId } }),
+  ]);
+  return { rows, total };
+}
+
+/** Which of `traceIds` are members of each of the organization's datasets (for "Add to dataset"). */
+export function findMembershipsOfTraces(db: DbClient, organizationId: string, traceIds: string[]) {
+  return db.prisma.datasetTrace.findMany({ where: { organizationId, traceId: { in: traceIds } }, select: { datasetId: true, traceId: true } });
+}

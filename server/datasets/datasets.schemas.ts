@@ -1,10 +1,11 @@
-// Wire contracts of the dataset endpoints (http-interface.md "Datasets"; shapes of wire-facts.md §15).
+// Wire contracts of the dataset endpoints (docs/api/datasets.md).
 import { z } from "zod";
 import { queryInt } from "../shared/schemas.ts";
 
 /**
- * An id we look up (trace, grader). Any string is accepted; one that names nothing of the organization is
- * reported in the partial-acceptance lists, the same as a foreign id (http-interface.md, Datasets).
+ * An id we look up (trace, grader). Any string is accepted; one that names nothing of the organization is reported in
+ * the partial-acceptance lists, the same as a foreign id (docs/api/datasets.md,
+ * "POST /api/sdk/datasets/{id}/traces").
  */
 export const ZLookupId = z.string().min(1, "must not be empty").max(200, "must be at most 200 characters");
 
@@ -20,7 +21,7 @@ export type TDatasetIdParams = z.infer<typeof ZDatasetIdParams>;
 export const ZUpsertDatasetBody = z.object({
   traceFunctionKey: nonBlank(500),
   name: nonBlank(500),
-  /** Absent keeps the current description; "" (or null) clears it (decisions.md, Precise rules). */
+  /** Absent keeps the current description; "" (or null) clears it (docs/api/datasets.md, "POST /api/sdk/datasets"). */
   description: z.string().max(20_000, "must be at most 20000 characters").nullable().optional(),
 });
 export type TUpsertDatasetBody = z.infer<typeof ZUpsertDatasetBody>;

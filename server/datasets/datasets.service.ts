@@ -1,19 +1,20 @@
-// Dataset use cases (http-interface.md "Datasets"): upsert by (traceFunctionKey, name), read, list with
+// Dataset use cases (docs/api/datasets.md): upsert by (traceFunctionKey, name), read, list with
 // keyset paging. Membership changes live in dataset-members.service.ts.
 import type { Database } from "../db/client.ts";
-import { notFound } from "../errors.ts";
+import { AppError, notFound } from "../errors.ts";
 import { isUuid } from "../ids.ts";
 import { decodeCursor, encodeCursor } from "../shared/cursor.ts";
 import * as q from "./datasets.queries.ts";
 import type { DatasetKey, DatasetRow } from "./datasets.queries.ts";
 import type { TDataset, TListDatasetsQuery, TListDatasetsResponse, TUpsertDatasetBody } from "./datasets.schemas.ts";
 
-/** Page size when a cursor comes without a limit (http-interface.md, Limits). */
+/** Page size when a cursor comes without a limit (docs/api/datasets.md, "GET /api/sdk/datasets"). */
 const DEFAULT_PAGE = 100;
 
 export async function upsertDataset(db: Database, organizationId: string, input: TUpsertDatasetBody) {
   const keepDescription = input.description === undefined;
-  // "" clears the description (decisions.md); store no description rather than an empty one.
+  // "" clears the description (docs/api/datasets.md, "POST /api/sdk/datasets"); store no description rather than an
+  // empty one.
   const description = input.description ? input.description : null;
   const { id, created } = await q.upsertDatasetRow(db, {
     organizationId,
@@ -23,6 +24,21 @@ export async function upsertDataset(db: Database, organizationId: string, input:
     keepDescription,
   });
   return { dataset: await getDataset(db, organizationId, id), created };
+}
+
+/**
+ * Creates a dataset; an existing (traceFunctionKey, name) is a conflict, never overwritten (the console's "New
+ * dataset"; REST keeps its upsert, docs/api/datasets.md).
+ */
+export async function createDataset(db: Database, organizationId: string, input: TUpsertDatasetBody): Promise<TDataset> {
+  const id = await q.insertDatasetRow(db, {
+    organizationId,
+    traceFunctionKey: input.traceFunctionKey,
+    name: input.name,
+    description: input.description ? input.description : null,
+  });
+  if (!id) throw new AppError("conflict", `A dataset named "${input.name}" already exists for trace function "${input.traceFunctionKey}".`);
+  return getDataset(db, organizationId, id);
 }
 
 /** One dataset of the organization; another organization's id (or a malformed one) is a 404. */

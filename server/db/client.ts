@@ -144,10 +144,12 @@ function transactionOf(prisma: InstanceType<typeof PrismaClient>, sqlOf: (connec
 
 /**
  * PGlite's WebAssembly heap never shrinks, and PostgreSQL's default 128 MB of shared buffers ends up
- * fully inside it. The embedded database reads its pages from the OS page cache anyway, so a smaller
- * pool keeps the process ~100 MB lighter (< 600 MB RSS under 8 MB requests) for little speed.
+ * fully inside it. The embedded database reads its pages from the OS page cache anyway, so a small pool
+ * keeps the process light for little speed: with 16 MB the server's peak RSS under the sustained
+ * benchmark was 575 MB (621 with 32 MB), 586 MB with a 10,000-span trace (610), 541 MB with 8 MB
+ * requests, and CPU per span within the run-to-run spread (bench/README.md).
  */
-const PGLITE_SHARED_BUFFERS = "32MB";
+const PGLITE_SHARED_BUFFERS = "16MB";
 
 async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database> {
   const inMemory = dataDir.startsWith("memory://");

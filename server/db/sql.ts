@@ -1,5 +1,5 @@
-// A thin, driver-level SQL interface shared by PGlite and PostgreSQL. Prisma does CRUD; this is for
-// the ingestion hot path and the migrator, where Prisma's per-row cost is too high (STYLE.md, Database).
+// A thin, driver-level SQL interface shared by PGlite and PostgreSQL. Prisma does CRUD; this is for the ingestion hot
+// path and the migrator, where Prisma's per-row cost is too high (docs/architecture.md, "Database access").
 import type { Sql } from "@prisma/client/runtime/client";
 
 /** Tagged template for parameterised SQL (sql-template-tag, as Prisma.sql). Never build SQL by concatenation. */

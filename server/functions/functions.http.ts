@@ -1,4 +1,4 @@
-// REST handlers of the prompt functions (http-interface.md "POST /api/sdk/functions/lookup"; decisions.md).
+// REST handlers of the prompt functions (docs/api/functions.md).
 import { defineRoute } from "../http/define-route.ts";
 import { ZFunctionCreate, ZFunctionLookup } from "./functions.schemas.ts";
 import { createFunction, findFunctionByName } from "./functions.service.ts";
@@ -9,7 +9,10 @@ export const createFunctionRoute = defineRoute({
   handler: async ({ db, auth, body }) => createFunction(db, auth.organizationId, body),
 });
 
-/** POST /api/sdk/functions/lookup {name} → the function, or {id: null} (200) when nothing matches (wire-facts §8). */
+/**
+ * POST /api/sdk/functions/lookup {name} → the function, or {id: null} (200) when nothing matches
+ * (docs/api/functions.md).
+ */
 export const lookupFunctionRoute = defineRoute({
   body: ZFunctionLookup,
   handler: async ({ db, auth, body }) => (await findFunctionByName(db, auth.organizationId, body.name)) ?? { id: null },

@@ -1,5 +1,5 @@
-// Wire contracts of the prompt functions (http-interface.md "POST /api/sdk/functions/lookup"; wire-facts §8;
-// decisions.md "Functions": POST /api/sdk/functions is our extension).
+// Wire contracts of the prompt functions (docs/api/functions.md; POST /api/sdk/functions is
+// Reprise's own addition).
 import { z } from "zod";
 import { zText } from "../shared/schemas.ts";
 

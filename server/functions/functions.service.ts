@@ -1,4 +1,4 @@
-// Prompt function use cases (decisions.md "Functions"): save a function (a changed prompt makes a new
+// Prompt function use cases (docs/api/functions.md): save a function (a changed prompt makes a new
 // version) and look one up by name or id with its latest version.
 import type { Database } from "../db/client.ts";
 import { notFound } from "../errors.ts";
@@ -7,8 +7,8 @@ import * as q from "./functions.queries.ts";
 import type { TFunction, TFunctionCreate } from "./functions.schemas.ts";
 
 /**
- * Creates the function with version 1, or, for an existing name, adds a version when the prompt (or the
- * providers, when given) changed. `created` is false for an existing name (decisions.md "Precise rules").
+ * Creates the function with version 1, or, for an existing name, adds a version when the prompt (or the providers,
+ * when given) changed. `created` is false for an existing name (docs/api/functions.md, "POST /api/sdk/functions").
  */
 export async function createFunction(db: Database, organizationId: string, input: TFunctionCreate): Promise<{ function: TFunction; created: boolean }> {
   return db.transaction(async (tx) => {

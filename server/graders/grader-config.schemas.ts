@@ -1,6 +1,6 @@
-// Grader configuration grammar and verdicts (decisions.md, "Graders" and "Precise rules").
-// The target grammar is the assertion's targetOnEvaluatedTrace (http-interface.md, Assertion); the
-// check grammar is shared with assertions' `check` extension (decisions.md, "Assertions").
+// Grader configuration grammar and verdicts (docs/api/graders.md, "POST /api/sdk/graders"; docs/graders.md).
+// The target grammar is the assertion's targetOnEvaluatedTrace (docs/api/assertions.md); the
+// check grammar is shared with assertions' `check`.
 import { z } from "zod";
 
 export const ZTarget = z
@@ -22,7 +22,7 @@ const ZRegexSource = z.string().superRefine((value, ctx) => {
   try {
     new RegExp(value);
   } catch (error) {
-    ctx.addIssue({ code: "custom", message: `not a valid regular expression: ${(error as Error).message}` });
+    ctx.addIssue({ code: "custom", message: `must be a valid regular expression (${(error as Error).message})` });
   }
 });
 

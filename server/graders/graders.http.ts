@@ -1,4 +1,4 @@
-// GET/POST /api/sdk/graders (decisions.md, "Graders").
+// GET/POST /api/sdk/graders (docs/api/graders.md).
 import { defineRoute } from "../http/define-route.ts";
 import { ZListGradersQuery, ZUpsertGraderBody } from "./graders.schemas.ts";
 import { findGraders, upsertGrader } from "./graders.service.ts";

@@ -1,4 +1,4 @@
-// Graders API (decisions.md, "Graders"): list, create, upsert by (traceFunctionKey, name), edit by id,
+// Graders API (docs/api/graders.md): list, create, upsert by (traceFunctionKey, name), edit by id,
 // config validated per kind with clear 400s, tenancy (another organization's id is 404).
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";
@@ -53,7 +53,7 @@ describe("graders API", () => {
   });
 
   it.each([
-    [{ ...rule, config: { check: { op: "matches", value: "([a-z" } } }, "config.check.value", "not a valid regular expression"],
+    [{ ...rule, config: { check: { op: "matches", value: "([a-z" } } }, "config.check.value", "must be a valid regular expression"],
     [{ ...rule, config: { check: { op: "sounds-good" } } }, "config.check.op", ""],
     [{ ...rule, config: { target: { kind: "span" }, check: { op: "noErrors" } } }, "config.target", ""],
     [{ ...rule, config: undefined }, "config", ""],

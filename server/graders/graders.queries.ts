@@ -51,6 +51,17 @@ export async function upsertGraderRow(db: DbClient, organizationId: string, id: 
   return row;
 }
 
+/** Inserts a new grader; null when one of that (traceFunctionKey, name) exists already. */
+export async function insertGraderRow(db: DbClient, organizationId: string, id: string, g: GraderWrite): Promise<GraderRow | null> {
+  const [row] = await db.sql.query<GraderRow>(sql`
+    INSERT INTO graders (id, organization_id, trace_function_key, name, kind, config, status, live)
+    VALUES (${id}::uuid, ${organizationId}::uuid, ${g.traceFunctionKey}, ${g.name}, ${g.kind}, ${JSON.stringify(g.config)}::jsonb,
+            COALESCE(${g.status ?? null}::text, 'active'), COALESCE(${g.live ?? null}::boolean, true))
+    ON CONFLICT (organization_id, trace_function_key, name) DO NOTHING
+    RETURNING ${COLUMNS}`);
+  return row ?? null;
+}
+
 /** Edits one grader of the organization; null when it is not theirs (or does not exist). */
 export async function updateGraderRow(db: DbClient, organizationId: string, id: string, g: GraderWrite): Promise<GraderRow | null> {
   const [row] = await db.sql.query<GraderRow>(sql`

@@ -1,4 +1,4 @@
-// Graders API wire contracts (decisions.md, "Graders"). Config is validated per kind, with issue
+// Graders API wire contracts (docs/api/graders.md, "POST /api/sdk/graders"). Config is validated per kind, with issue
 // paths under `config` so a client sees exactly which field is wrong.
 import { z } from "zod";
 import { GRADER_KINDS, ZJudgeConfig, ZRuleConfig } from "./grader-config.schemas.ts";

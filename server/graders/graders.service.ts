@@ -1,9 +1,9 @@
-// Graders use cases (decisions.md, "Graders"): list by trace function; create, upsert by
+// Graders use cases (docs/api/graders.md): list by trace function; create, upsert by
 // (traceFunctionKey, name), or edit by id (another organization's id is 404, like a missing one).
 import type { Database } from "../db/client.ts";
 import { AppError, notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
-import { findGraderRows, findGraderRowsByIds, upsertGraderRow, updateGraderRow, type GraderRow } from "./graders.queries.ts";
+import { findGraderRows, findGraderRowsByIds, insertGraderRow, upsertGraderRow, updateGraderRow, type GraderRow } from "./graders.queries.ts";
 import type { TGrader, TUpsertGraderBody } from "./graders.schemas.ts";
 
 export function toGraderResponse(row: GraderRow): TGrader {
@@ -40,6 +40,17 @@ export async function upsertGrader(db: Database, organizationId: string, body: T
     }
     throw error;
   }
+}
+
+/**
+ * Creates a grader; an existing (traceFunctionKey, name) is a conflict, never overwritten (the console's "New
+ * grader"; REST keeps its upsert by name, docs/api/graders.md).
+ */
+export async function createGrader(db: Database, organizationId: string, body: TUpsertGraderBody): Promise<TGrader> {
+  const write = { traceFunctionKey: body.traceFunctionKey, name: body.name, kind: body.kind, config: body.config, status: body.status, live: body.live };
+  const row = await insertGraderRow(db, organizationId, newId(), write);
+  if (!row) throw new AppError("conflict", `A grader named "${body.name}" already exists for trace function "${body.traceFunctionKey}".`);
+  return toGraderResponse(row);
 }
 
 function isUniqueViolation(error: unknown): boolean {

@@ -1,4 +1,4 @@
-// Rule checks (decisions.md, "Graders" → rule, and "Precise rules"): pure and deterministic, reused by
+// Rule checks (docs/graders.md, "Rule graders"): pure and deterministic, reused by
 // assertion checks. Every verdict says why; a target or value that cannot be read is errored, never passed.
 import vm from "node:vm";
 import { erroredVerdict, type TGradingSpan, type TVerdict } from "./grading.schemas.ts";

@@ -76,7 +76,7 @@ describe("live grading", () => {
     return trace.id;
   }
 
-  /** What the completion transaction does (http-interface.md, "Trace completion"): once, under a lock. */
+  /** What the completion transaction does (docs/api/ingestion.md, "Completion"): once, under a lock. */
   async function complete(traceId: string) {
     await db().transaction(async (tx) => {
       const done = await tx.sql.query(sql`UPDATE traces SET status = 'completed', completed_at = now()
@@ -157,7 +157,7 @@ describe("live grading", () => {
     const first = await gradeTrace(db(), org.organizationId, traceId, [graders.rule, graders.notLive]);
     expect(first.status).toBe("graded");
     const before = await labelsOf(traceId);
-    await db().sql.query(sql`UPDATE spans SET raw_span = jsonb_set(raw_span, '{span_data,output}', '"denied"') WHERE trace_id = ${traceId}::uuid`);
+    await db().sql.query(sql`UPDATE spans SET raw_span = jsonb_set(raw_span::jsonb, '{span_data,output}', '"denied"')::json WHERE trace_id = ${traceId}::uuid`);
     await new Promise((r) => setTimeout(r, 5));
     await gradeTrace(db(), org.organizationId, traceId, [graders.rule]);
     const after = await labelsOf(traceId);

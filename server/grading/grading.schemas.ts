@@ -1,4 +1,4 @@
-// Verdicts and the span shape graders read (decisions.md, "Graders" and "Precise rules").
+// Verdicts and the span shape graders read (docs/graders.md).
 /** One grader's verdict on one trace: label null means errored, with failureDiagnostic saying why. */
 export interface TVerdict {
   label: boolean | null;

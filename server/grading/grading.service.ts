@@ -1,6 +1,6 @@
 // Grading use cases: evaluate a grader on a trace, grade a trace now, or enqueue durable
 // grading jobs. Grading only ever reads completed (or failed) traces: "Grading starts after" completion
-// (http-interface.md, Concepts), and it is withheld while a trace is pending.
+// (docs/graders.md, "When grading happens"), and it is withheld while a trace is pending.
 import type { DbClient } from "../db/client.ts";
 import type { Database } from "../db/client.ts";
 import { newId, uuidV5 } from "../ids.ts";

@@ -1,5 +1,5 @@
-// What the LLM judge is asked, and how its answer is read (decisions.md, "Graders" → llm_judge).
-// The prompt has a fixed budget (docs/graders.md, "LLM judge"): instructions ≤ 8,000 characters
+// What the LLM judge is asked, and how its answer is read (docs/graders.md, "LLM judge graders").
+// The prompt has a fixed budget (docs/graders.md, "LLM judge graders"): instructions ≤ 8,000 characters
 // (enforced when the grader is saved), outline ≤ 6,000, targeted content ≤ 24,000.
 import type { TGradingSpan, TVerdict } from "./grading.schemas.ts";
 import { findRootSpan, jsonText, type ResolvedTarget } from "./targets.ts";

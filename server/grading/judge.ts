@@ -1,4 +1,4 @@
-// The LLM judge client (decisions.md, "Graders" → llm_judge): an OpenAI-compatible Chat Completions
+// The LLM judge client (docs/graders.md, "LLM judge graders"): an OpenAI-compatible Chat Completions
 // call asking for {label, reason, confidence}. Timeouts, retries on 429/5xx honouring Retry-After, a
 // process-wide concurrency cap. Any failure is an errored verdict with the reason, never an invented one.
 import { getEnv } from "../env.ts";
@@ -31,6 +31,11 @@ export function judgeOptionsFromEnv(overrides: Partial<JudgeOptions> = {}): Judg
   return { baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, timeoutMs: 60_000, maxRetries: 3, maxRetryDelayMs: 30_000, limiter: processLimiter, ...overrides };
 }
 
+/** Whether the judge has somewhere to go: a key for the default endpoint, or another endpoint. */
+export function isJudgeConfigured(options: Pick<JudgeOptions, "baseUrl" | "apiKey"> = judgeOptionsFromEnv()): boolean {
+  return Boolean(options.apiKey) || options.baseUrl.replace(/\/+$/, "") !== DEFAULT_OPENAI_BASE_URL;
+}
+
 /**
  * Judges one trace: resolves the target, builds the prompt (instructions + outline + content within
  * the budget) and asks the model. Reusable for assertions without a `check` (pass the assertion text
@@ -57,7 +62,7 @@ type Attempt = { ok: true; content: string } | { ok: false; reason: string; retr
 
 /** One Chat Completions exchange with retries; returns the assistant message text or why there is none. */
 export async function askJudge(model: string, messages: ChatMessage[], options: JudgeOptions): Promise<{ ok: true; content: string } | { ok: false; reason: string }> {
-  if (!options.apiKey && options.baseUrl.replace(/\/+$/, "") === DEFAULT_OPENAI_BASE_URL) {
+  if (!isJudgeConfigured(options)) {
     return { ok: false, reason: `OPENAI_API_KEY is not set, so the LLM judge cannot call ${DEFAULT_OPENAI_BASE_URL}. Set OPENAI_API_KEY, or OPENAI_BASE_URL for another OpenAI-compatible endpoint.` };
   }
   let last: Attempt = { ok: false, reason: "no attempt", retryable: false };

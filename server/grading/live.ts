@@ -1,4 +1,4 @@
-// Live grading (decisions.md, "Graders": live graders grade captured and seeded traces on completion,
+// Live grading (docs/graders.md, "When grading happens": live graders grade captured and seeded traces on completion,
 // never replays). Ingestion writes one trace.completed outbox row per completed trace in the completion
 // transaction; this moves those rows into grading jobs and marks them processed in one transaction,
 // so each completion becomes its jobs exactly once (job ids are deterministic too).

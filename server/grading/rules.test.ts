@@ -1,4 +1,4 @@
-// Rule graders exactly as decisions.md defines them: targets (output, span by name and occurrence,
+// Rule graders exactly as docs/graders.md ("Rule graders") defines them: targets (output, span by name and occurrence,
 // whole trace), checks (equals, contains, matches, noErrors, maxDurationMs, maxTotalTokens), and
 // missing targets giving an errored verdict, never a pass.
 import { describe, expect, it } from "vitest";
@@ -119,7 +119,7 @@ describe("checks", () => {
 
 describe("config validation", () => {
   it.each([
-    [{ check: { op: "matches", value: "(" } }, "not a valid regular expression"],
+    [{ check: { op: "matches", value: "(" } }, "must be a valid regular expression"],
     [{ check: { op: "matches", value: "a", flags: "g" } }, "flags"],
     [{ check: { op: "equals" } }, "value"],
     [{ check: { op: "maxDurationMs", value: -1 } }, "value"],

@@ -1,4 +1,4 @@
-// Target resolution (decisions.md, "Precise rules"): pure functions, shared by rule graders, the LLM
+// Target resolution (docs/graders.md, "Rule graders"): pure functions, shared by rule graders, the LLM
 // judge and assertion checks. A target that cannot be found is reported as missing, never passed.
 import type { TGradingSpan } from "./grading.schemas.ts";
 import type { TTarget } from "../graders/grader-config.schemas.ts";
@@ -69,7 +69,7 @@ export function readTargetValue(target: ResolvedTarget): TargetValue {
   return { ok: true, value: span.output === undefined ? null : span.output };
 }
 
-/** The "JSON text" of a value (decisions.md): the string itself, else its compact JSON.stringify. */
+/** The "JSON text" of a value (docs/graders.md, "Rule graders"): the string itself, else its compact JSON.stringify. */
 export function jsonText(value: unknown): string {
   if (typeof value === "string") return value;
   return JSON.stringify(value) ?? "null";

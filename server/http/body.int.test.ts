@@ -1,4 +1,4 @@
-// Request-body rules of http-interface.md ("Request compression", Errors), through a real route.
+// Request-body rules (docs/api.md, "Common rules": Bodies, Errors), through a real route.
 import zlib from "node:zlib";
 import { describe, expect, it, beforeAll } from "vitest";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";

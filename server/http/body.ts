@@ -1,11 +1,11 @@
-// The one body reader for every /api/sdk/* route (http-interface.md, "Request compression").
+// The one body reader for every /api/sdk/* route (docs/api.md, "Common rules": Bodies).
 // Limits are enforced while reading: raw bytes are counted as they stream, and decompression stops
 // at the cap (maxOutputLength), so a small gzip bomb is never inflated into memory.
 import zlib from "node:zlib";
 import { promisify } from "node:util";
 import { AppError } from "../errors.ts";
 
-/** Decompressed request body ceiling (http-interface.md, Limits). */
+/** Decompressed request body ceiling (docs/api.md, "Common rules": Bodies). */
 export const MAX_BODY_BYTES = 8_000_000;
 
 const gunzip = promisify(zlib.gunzip);

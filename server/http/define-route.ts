@@ -7,6 +7,7 @@ import { authenticateApiKey } from "../auth/auth.service.ts";
 import type { TAuthContext } from "../auth/auth.schemas.ts";
 import { getDb, type Database } from "../db.ts";
 import { AppError, toValidationIssues } from "../errors.ts";
+import { assertInputText } from "../shared/input-text.ts";
 import { parseJson, readBody, readBodyDeferred, type DeferredBody } from "./body.ts";
 import { errorResponse, json, toAppError } from "./responses.ts";
 
@@ -44,6 +45,11 @@ interface RouteOptions<B extends BodySpec | undefined, TQuery, TParams> {
   params?: z.ZodType<TParams>;
   /** How this route writes its errors (every error: auth, limits, validation, the handler's, 503). */
   errors?: ErrorEncoder;
+  /**
+   * Top-level body fields that are stored payloads with their own documented handling of NUL and unpaired
+   * surrogates (U+FFFD): the edge checks only their depth (docs/api.md, "Text and nesting rules").
+   */
+  payloadFields?: readonly string[];
   /** Returns a plain object (sent as JSON 200) or a Response. */
   handler: (ctx: RouteContext<BodyOf<B>, TQuery, TParams>) => Promise<unknown>;
 }
@@ -54,26 +60,39 @@ export function defineRoute<B extends BodySpec | undefined = undefined, TQuery =
   options: RouteOptions<B, TQuery, TParams>,
 ): (request: Request, context: NextRouteContext) => Promise<Response> {
   const encodeError = options.errors ?? jsonError;
-  return async (request, context) => {
+  const route = async (request: Request, context: NextRouteContext): Promise<Response> => {
     const requestId = request.headers.get("x-request-id") ?? randomUUID();
     try {
       const db = await getDb();
       const auth = await authenticateApiKey(db, request.headers.get("authorization"));
-      const params = parseWith(options.params, (await context?.params) ?? {}, "path");
-      const query = parseWith(options.query, Object.fromEntries(new URL(request.url).searchParams), "query");
-      const body = (await readRequestBody(request, options.body)) as BodyOf<B>;
+      const rawParams = (await context?.params) ?? {};
+      assertInputText(rawParams, { where: "path" });
+      const params = parseWith(options.params, rawParams, "path");
+      const rawQuery = Object.fromEntries(new URL(request.url).searchParams);
+      assertInputText(rawQuery, { where: "query" });
+      const query = parseWith(options.query, rawQuery, "query");
+      const body = (await readRequestBody(request, options.body, options.payloadFields)) as BodyOf<B>;
       const result = await options.handler({ request, requestId, db, auth, body, query, params });
       return result instanceof Response ? result : json(result ?? {});
     } catch (error) {
       return encodeError(toAppError(error, requestId), { request, requestId });
     }
   };
+  return Object.assign(route, { spec: { body: options.body, query: options.query, params: options.params, payloadFields: options.payloadFields } });
+}
+
+/** What a route built by defineRoute reads (the bad-input catalogue test derives its cases from it). */
+export interface RouteSpec {
+  body?: BodySpec;
+  query?: z.ZodType;
+  params?: z.ZodType;
+  payloadFields?: readonly string[];
 }
 
 /** The JSON error body every REST route answers with. */
 export const jsonError: ErrorEncoder = (error, { requestId }) => errorResponse(error, requestId);
 
-async function readRequestBody(request: Request, schema: BodySpec | undefined): Promise<unknown> {
+async function readRequestBody(request: Request, schema: BodySpec | undefined, payloadFields?: readonly string[]): Promise<unknown> {
   if (request.method === "GET" || request.method === "HEAD") return undefined;
   if (schema === "deferred") return readBodyDeferred(request);
   if (schema === undefined) {
@@ -83,7 +102,11 @@ async function readRequestBody(request: Request, schema: BodySpec | undefined): 
   }
   const raw = await readBody(request);
   if (schema === "raw") return raw;
-  return parseWith(schema, parseJson(raw) ?? {}, "body");
+  // No body at all reads as {}; a JSON null is a wrong type like any other.
+  const parsed = parseJson(raw);
+  const value = parsed === undefined ? {} : parsed;
+  assertInputText(value, { where: "body", payloadFields });
+  return parseWith(schema, value, "body");
 }
 
 /** Parses with zod; failure is a 400 listing every issue with its field path. */

@@ -1,6 +1,6 @@
-// JSON responses and the mapping of any thrown error to the error body of decisions.md:
+// JSON responses and the mapping of any thrown error to the error body (docs/api.md, "Common rules"):
 // {"error": "<message>", "code": "<snake_case>", "issues"?: [...]}. 5xx bodies never leak internals.
-import { AppError, isDatabaseUnavailable } from "../errors.ts";
+import { AppError, databaseDataError, isDatabaseUnavailable } from "../errors.ts";
 import { logger } from "../logger.ts";
 
 /** Seconds clients should wait before retrying when the database is unavailable. */
@@ -21,6 +21,11 @@ export function toAppError(error: unknown, requestId: string): AppError {
     return new AppError("service_unavailable", "The database is unavailable; retry later.", {
       retryAfter: DB_UNAVAILABLE_RETRY_AFTER_S,
     });
+  }
+  const refused = databaseDataError(error);
+  if (refused !== null) {
+    logger.info("database refused a value", { requestId, error: refused });
+    return new AppError("bad_request", `The database refused a value of the request: ${refused}`);
   }
   logger.error("unhandled error", { requestId, error });
   return new AppError("internal_error", `Internal server error (request id ${requestId}).`);

@@ -1,4 +1,4 @@
-// The REST doors of ingestion (http-interface.md: POST /api/sdk/externalSpans, /externalTraces,
+// The REST doors of ingestion (docs/api/ingestion.md: POST /api/sdk/externalSpans, /externalTraces,
 // /functions/{functionId}/traces). Thin: parse with the shared payload schemas, call ingestBatch, map a
 // rejection to the error body. The OTLP door is otlp/otlp.http.ts.
 import { z } from "zod";
@@ -34,14 +34,14 @@ async function ingestOne(db: Database, auth: TAuthContext, raw: Buffer, operatio
   return result;
 }
 
-/** POST /api/sdk/externalSpans: one span payload (wire-facts §3). */
+/** POST /api/sdk/externalSpans: one span payload (docs/api/ingestion.md, "Span payload"). */
 export const postExternalSpan = defineRoute({
   body: "deferred",
   // Fire-and-forget for the SDKs (they read only `error`); the map tells other callers the canonical id.
   handler: ({ db, auth, body }) => withIngestBody(body, async (raw) => ({ traceIds: (await ingestOne(db, auth, raw, "external_span")).traceIds })),
 });
 
-/** POST /api/sdk/externalTraces: the trace completion signal (wire-facts §4). */
+/** POST /api/sdk/externalTraces: the trace completion signal (docs/api/ingestion.md, "Trace completion"). */
 export const postExternalTrace = defineRoute({
   body: "deferred",
   handler: ({ db, auth, body }) => withIngestBody(body, async (raw) => ({ traceIds: (await ingestOne(db, auth, raw, "external_trace")).traceIds })),

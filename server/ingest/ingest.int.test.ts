@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";
 import { canonicalId } from "../ids.ts";
+import { getExternalSpanRoute } from "../spans/spans.http.ts";
 import { postExternalSpan, postExternalTrace, postFunctionTrace } from "./ingest.http.ts";
 import { ZFunctionTraceResponse, ZIngestResponse } from "./ingest.schemas.ts";
 import { completionPayload, spanPayload } from "./testing/payloads.ts";
@@ -67,6 +68,21 @@ describe("ingestion over REST", () => {
     expect(span.rawSpan).toEqual(payload.rawSpan);
     const trace = await traceOf(org.organizationId, traceId);
     expect(trace).toMatchObject({ status: "pending", traceFunctionKey: "answer-question", sourceTraceId: traceId, completionSignalAt: null });
+  });
+
+  it("keeps a payload's keys in the order they were sent, nested objects included", async () => {
+    const traceId = randomUUID();
+    const spanId = randomUUID();
+    // jsonb would return these shorter-key-first: {"b", "zeta", "alpha"} and {"zz", "aaa"}.
+    const output = { zeta: 1, alpha: { zz: true, aaa: [3, 2, 1] }, b: "last" };
+    const payload = spanPayload({ traceId, spanId, spanData: { output } });
+    expect((await sendSpan(payload)).status).toBe(200);
+    const res = await call(getExternalSpanRoute, { apiKey: org.apiKey, params: { id: spanId } });
+    expect(res.status).toBe(200);
+    const stored = res.body.rawData.span_data.output;
+    expect(Object.keys(stored)).toEqual(["zeta", "alpha", "b"]);
+    expect(Object.keys(stored.alpha)).toEqual(["zz", "aaa"]);
+    expect(res.raw.toString("utf8")).toContain('{"zeta":1,"alpha":{"zz":true,"aaa":[3,2,1]},"b":"last"}');
   });
 
   it("maps non-UUID source ids to stable UUIDs, keeps them as opaque text, and names unnamed spans", async () => {

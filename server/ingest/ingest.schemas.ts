@@ -1,4 +1,4 @@
-// Shapes shared by the four ingestion doors (decisions: "one ingestion service, four doors"): the parsed
+// Shapes shared by the four ingestion doors (docs/architecture.md, "Ingestion and completion": one ingestion service, four doors): the parsed
 // items handed to ingestBatch, its result, and the REST response bodies.
 import { z } from "zod";
 import type { ValidationIssue } from "../errors.ts";
@@ -9,7 +9,7 @@ import type { TFunctionTracePayload } from "./payloads/function-trace.schemas.ts
 export const INGEST_OPERATIONS = ["external_span", "external_trace", "internal_trace"] as const;
 export type TIngestOperation = (typeof INGEST_OPERATIONS)[number];
 
-/** A capture-quality note the server adds to a span's `errors` (wire-facts §3.5 shape). */
+/** A capture-quality note the server adds to a span's `errors` (docs/api/ingestion.md, "Data hygiene"). */
 export interface TServerNote {
   source: "server";
   step: string;
@@ -41,7 +41,7 @@ export interface TRejection {
 }
 
 export interface TIngestResult {
-  /** sourceTraceId → canonical trace id, for every trace an accepted item touched (wire-facts §6.4). */
+  /** sourceTraceId → canonical trace id, for every trace an accepted item touched (docs/api/ingestion.md, "OTLP"). */
   traceIds: Record<string, string>;
   /** Ids of function executions recorded, in item order (internal_trace items only). */
   functionExecutionIds: string[];

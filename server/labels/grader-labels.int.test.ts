@@ -1,5 +1,5 @@
-// Grader labels: the upsert the graders feature calls, and GET /api/sdk/graderLabels (http-interface.md
-// "Grader label", GET /api/sdk/graderLabels, Errors; wire-facts.md §14).
+// Grader labels: the upsert the graders feature calls, and GET /api/sdk/graderLabels (docs/api/labels.md,
+// "GET /api/sdk/graderLabels").
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTrace } from "../../test/factories.ts";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";

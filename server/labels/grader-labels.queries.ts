@@ -1,4 +1,5 @@
-// Grader labels: one row per grader per trace, replaced by a later grading (http-interface.md, Grader label).
+// Grader labels: one row per grader per trace, replaced by a later grading (docs/api/labels.md,
+// "GET /api/sdk/graderLabels").
 import type { DbClient } from "../db/client.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { sql } from "../db/sql.ts";

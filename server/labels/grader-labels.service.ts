@@ -1,4 +1,4 @@
-// GET /api/sdk/graderLabels (http-interface.md; wire-facts.md §14): by traces (every grader's verdict, in the
+// GET /api/sdk/graderLabels (docs/api/labels.md): by traces (every grader's verdict, in the
 // given trace order), by grader (its most recent verdicts, newest first, `limit` default 50), or both.
 import type { Database } from "../db/client.ts";
 import { badRequest, notFound } from "../errors.ts";

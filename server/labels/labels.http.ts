@@ -1,4 +1,4 @@
-// REST handlers of the label endpoints (http-interface.md, Labels). Thin: parse, call the service.
+// REST handlers of the label endpoints (docs/api/labels.md). Thin: parse, call the service.
 import { defineRoute } from "../http/define-route.ts";
 import { findGraderLabels } from "./grader-labels.service.ts";
 import { ZAgentLabelsBody, ZGraderLabelsQuery, ZHumanLabelsBody, ZTraceLabelsQuery } from "./labels.schemas.ts";

@@ -1,6 +1,6 @@
-// Wire contracts of the label endpoints (http-interface.md "Trace label", "Grader label", Labels; request
-// and response shapes of wire-facts.md §12 and §14).
+// Wire contracts of the label endpoints (docs/api/labels.md).
 import { z } from "zod";
+import { ZEvidence } from "../assertions/assertions.schemas.ts";
 import { queryInt } from "../shared/schemas.ts";
 
 const ZUuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID").transform((s) => s.toLowerCase());
@@ -10,8 +10,9 @@ export const ZConfidence = z.enum(["VeryLow", "Low", "Medium", "High", "VeryHigh
 const ZAnnotation = z.string().max(20_000, "must be at most 20000 characters").nullable().optional();
 
 /**
- * One agent verdict (wire-facts.md §12.1): exactly one of traceId / originalTraceId (sourceTraceId is its
- * deprecated alias), `attempt` only with originalTraceId, and exactly one mode: verdict, skip or archive.
+ * One agent verdict (docs/api/labels.md, "POST /api/sdk/traces/labels"): exactly one of traceId / originalTraceId
+ * (sourceTraceId is its deprecated alias), `attempt` only with originalTraceId, and exactly one mode: verdict, skip
+ * or archive.
  */
 export const ZAgentLabelEntry = z
   .object({
@@ -23,6 +24,8 @@ export const ZAgentLabelEntry = z
     label: z.boolean().optional(),
     annotation: ZAnnotation,
     confidence: ZConfidence.nullable().optional(),
+    /** Span evidence (docs/api/labels.md): null clears, omitted keeps the current verdict's. */
+    evidence: ZEvidence.nullable().optional(),
     skip: z.boolean().optional(),
     archive: z.boolean().optional(),
   })
@@ -45,7 +48,7 @@ export const ZAgentLabelsBody = z
   .object({
     labels: z.array(ZAgentLabelEntry).min(1, VERDICTS).max(200, VERDICTS),
     testRunId: ZUuid.optional(),
-    /** Newer SDKs say experiment for test run (wire-facts.md §20.13). */
+    /** Newer SDKs say experiment for test run (docs/api/replay.md). */
     experimentId: ZUuid.optional(),
   })
   .transform(({ experimentId, ...body }) => ({ ...body, testRunId: body.testRunId ?? experimentId }))
@@ -64,11 +67,12 @@ export const ZHumanLabelEntry = z.object({
   label: z.boolean(),
   annotation: ZAnnotation,
   confidence: ZConfidence.nullable().optional(),
+  evidence: ZEvidence.nullable().optional(),
 });
 export type THumanLabelEntry = z.infer<typeof ZHumanLabelEntry>;
 export const ZHumanLabelsBody = z.object({ labels: z.array(ZHumanLabelEntry).min(1, VERDICTS).max(200, VERDICTS) });
 
-/** Comma-separated ids, 1 to `max` (http-interface.md, Limits); duplicates collapse to the first. */
+/** Comma-separated ids, 1 to `max` (docs/api.md, "Common rules": Limits); duplicates collapse to the first. */
 export const idList = (max: number) =>
   z
     .string()
@@ -80,7 +84,7 @@ export const ZTraceLabelsQuery = z.object({ traceIds: idList(100) });
 export const ZGraderLabelsQuery = z.object({
   traceIds: idList(100).optional(),
   graderId: z.string().max(200).optional(),
-  /** Only for grader-only reads; range-checked always (decisions.md: a broken limit is a 400). */
+  /** Only for grader-only reads; range-checked always (docs/api.md, "Common rules": a broken limit is a 400). */
   limit: queryInt(1, 200).optional(),
 });
 export type TGraderLabelsQuery = z.infer<typeof ZGraderLabelsQuery>;
@@ -113,6 +117,7 @@ export const ZAssertionLabel = z.object({
   confidence: z.string().nullable(),
   labelSource: ZLabelSource.nullable(),
   approved: z.boolean(),
+  evidence: ZEvidence.nullable(),
 });
 export const ZTraceLabels = z.object({
   traceId: z.string(),
@@ -122,6 +127,7 @@ export const ZTraceLabels = z.object({
   confidence: z.string().nullable(),
   approved: z.boolean(),
   labelSource: ZLabelSource.nullable(),
+  evidence: ZEvidence.nullable(),
   passed: z.number().int(),
   failed: z.number().int(),
   assertions: z.array(ZAssertionLabel),

@@ -1,4 +1,4 @@
-// GET /api/sdk/traces/labels (http-interface.md; entry shape of wire-facts.md §12.3): each trace's current
+// GET /api/sdk/traces/labels (docs/api/labels.md, "GET /api/sdk/traces/labels"): each trace's current
 // whole-trace verdict plus one entry per assertion that applies to it (its own, else its original's) or
 // that it has a verdict for. Archived assertions and superseded verdicts are hidden.
 import { findEffectiveAssertions } from "../assertions/assertions.service.ts";
@@ -51,7 +51,8 @@ function verdictFields(l: CurrentLabelRow | undefined) {
     annotation: l?.annotation ?? null,
     confidence: l?.confidence ?? null,
     labelSource: (l?.labelSource ?? null) as TTraceLabels["labelSource"],
-    // Human verdicts are validated on write (decisions.md: they read back approved: true).
+    // Human verdicts are validated on write (docs/api/labels.md: they read back approved: true).
     approved: l?.approved ?? false,
+    evidence: (l?.evidence ?? null) as TTraceLabels["evidence"],
   };
 }

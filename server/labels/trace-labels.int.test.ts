@@ -1,5 +1,5 @@
-// Trace labels: agent verdicts, human verdicts and the read (http-interface.md "Trace label", Labels,
-// "Label write actions", Errors; wire-facts.md §12).
+// Trace labels: agent verdicts, human verdicts and the read (docs/api/labels.md; errors of
+// docs/api.md, "Common rules").
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTrace } from "../../test/factories.ts";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";
@@ -77,9 +77,9 @@ describe("trace labels", () => {
     let got = (await read([t.id])).body.labels[0];
     expect(got).toMatchObject({ labelStatus: "unlabeled", passed: 1, failed: 1 });
     expect(got.assertions).toEqual([
-      { assertionId: a1, assertion: "cites sources", labelStatus: "labeled", label: true, annotation: "cited", confidence: null, labelSource: "agent", approved: false },
-      { assertionId: a2, assertion: "stays polite", labelStatus: "labeled", label: false, annotation: "rude", confidence: null, labelSource: "agent", approved: false },
-      { assertionId: a3, assertion: "under budget", labelStatus: "skipped", label: null, annotation: null, confidence: null, labelSource: "agent", approved: false },
+      { assertionId: a1, assertion: "cites sources", labelStatus: "labeled", label: true, annotation: "cited", confidence: null, labelSource: "agent", approved: false, evidence: null },
+      { assertionId: a2, assertion: "stays polite", labelStatus: "labeled", label: false, annotation: "rude", confidence: null, labelSource: "agent", approved: false, evidence: null },
+      { assertionId: a3, assertion: "under budget", labelStatus: "skipped", label: null, annotation: null, confidence: null, labelSource: "agent", approved: false, evidence: null },
     ]);
     await call(postArchiveAssertions, { apiKey: org.apiKey, params: { traceId: t.id }, body: { assertionIds: [a2] } });
     got = (await read([t.id])).body.labels[0];
@@ -121,7 +121,7 @@ describe("trace labels", () => {
     expect((await labelRows(attempt0.id))[0].testRunId).toBe(testRunId);
     expect(await db().prisma.traceLabel.count({ where: { traceId: original.id } })).toBe(0);
 
-    // experimentId is accepted for testRunId (wire-facts.md §20.13).
+    // experimentId is accepted for testRunId (docs/api/labels.md, "POST /api/sdk/traces/labels").
     const viaExperiment = await agent({ experimentId: testRunId, labels: [{ originalTraceId: original.id, skip: true }] });
     expect(viaExperiment.body.labels[0]).toEqual({ key: original.id, traceId: attempt0.id, action: "skipped" });
   });

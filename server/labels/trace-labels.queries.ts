@@ -2,7 +2,7 @@
 // assertion or none) is the row with superseded_at null; the partial unique index trace_labels_current_key
 // guarantees at most one.
 import type { DbClient } from "../db/client.ts";
-import type { Prisma } from "../generated/prisma/client.ts";
+import { Prisma } from "../generated/prisma/client.ts";
 import { sql } from "../db/sql.ts";
 import { newId } from "../ids.ts";
 
@@ -15,6 +15,7 @@ export const currentLabelSelect = {
   confidence: true,
   labelSource: true,
   approved: true,
+  evidence: true,
 } as const;
 export type CurrentLabelRow = Prisma.TraceLabelGetPayload<{ select: typeof currentLabelSelect }>;
 
@@ -33,6 +34,8 @@ export interface NewTraceLabel {
   approvedByUserId: string | null;
   authorUserId: string | null;
   testRunId: string | null;
+  /** Span evidence; undefined keeps the evidence of the verdict this one supersedes, null records none. */
+  evidence?: unknown;
 }
 
 /**
@@ -52,11 +55,21 @@ export async function supersedeCurrent(db: DbClient, t: { organizationId: string
   return res.count;
 }
 
+/** The evidence of the target's current verdict (null when none). */
+export async function findCurrentEvidence(db: DbClient, t: { organizationId: string; traceId: string; assertionId: string | null }) {
+  const row = await db.prisma.traceLabel.findFirst({
+    where: { organizationId: t.organizationId, traceId: t.traceId, assertionId: t.assertionId, supersededAt: null },
+    select: { evidence: true },
+  });
+  return row?.evidence ?? null;
+}
+
 export function insertLabel(db: DbClient, row: NewTraceLabel, at: Date) {
   return db.prisma.traceLabel.create({
     data: {
       id: newId(),
       ...row,
+      evidence: row.evidence === null || row.evidence === undefined ? Prisma.DbNull : (row.evidence as Prisma.InputJsonValue),
       approvalState: row.approved ? "approved" : "pending",
       approvedAt: row.approved ? at : null,
       createdAt: at,
@@ -93,4 +106,13 @@ export function findActiveAssertions(db: DbClient, organizationId: string, ids: 
     select: { id: true, traceId: true, assertion: true, createdAt: true },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
+}
+
+/** Sets the evidence of the target's current verdict when it is an agent's awaiting validation; returns whether one was. */
+export async function setPendingAgentEvidence(db: DbClient, t: { organizationId: string; traceId: string; assertionId: string | null }, evidence: unknown) {
+  const res = await db.prisma.traceLabel.updateMany({
+    where: { organizationId: t.organizationId, traceId: t.traceId, assertionId: t.assertionId, supersededAt: null, labelSource: "agent", approved: false },
+    data: { evidence: evidence as Prisma.InputJsonValue },
+  });
+  return res.count > 0;
 }

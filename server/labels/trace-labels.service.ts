@@ -1,5 +1,5 @@
-// Writing trace verdicts (http-interface.md "Trace label", "Label write actions", POST …/labels and
-// …/labels/human; wire-facts.md §12). A new verdict supersedes the current one of its target, so history
+// Writing trace verdicts (docs/api/labels.md, "POST /api/sdk/traces/labels" and
+// "POST /api/sdk/traces/labels/human"). A new verdict supersedes the current one of its target, so history
 // is kept; every batch runs in one transaction.
 import type { DbClient } from "../db/client.ts";
 import { findTraceLineageIds } from "../assertions/assertions.service.ts";
@@ -21,8 +21,9 @@ type Action = "set" | "skipped" | "archived" | "no-active-label";
  */
 export async function recordTraceVerdict(tx: Tx, row: NewTraceLabel, at = new Date()): Promise<void> {
   await q.lockTraceLabels(tx, row.organizationId, row.traceId);
+  const evidence = row.evidence === undefined ? await q.findCurrentEvidence(tx, row) : row.evidence;
   await q.supersedeCurrent(tx, row, at);
-  await q.insertLabel(tx, row, at);
+  await q.insertLabel(tx, { ...row, evidence }, at);
 }
 
 /** Archive mode: the current verdict is superseded and none replaces it. */
@@ -102,6 +103,7 @@ export async function saveAgentLabels(db: Database, auth: { organizationId: stri
           approvedByUserId: null,
           authorUserId: auth.userId,
           testRunId: body.testRunId ?? null,
+          evidence: entry.evidence,
         }, at);
         action = skip ? "skipped" : "set";
       }
@@ -164,6 +166,7 @@ export async function saveHumanLabels(db: Database, auth: { organizationId: stri
         approvedByUserId: auth.userId,
         authorUserId: auth.userId,
         testRunId: null,
+        evidence: r.evidence,
       }, at);
     }
     return rows.map((r) => ({ traceId: r.traceId, assertionId: r.assertionId, label: r.label, action: "set" as const }));
@@ -175,3 +178,14 @@ function batchError(i: number, field: string, message: string) {
   return new AppError("bad_request", `labels.${i}.${field}: ${message}; nothing was written.`, { issues: [{ path: `labels.${i}.${field}`, message }] });
 }
 
+
+/**
+ * Drafted evidence (generate_label_evidence) joins the target's current agent verdict while it awaits a
+ * person's validation; a validated or judge verdict is left as it is. Returns whether it was attached.
+ */
+export async function attachDraftEvidence(db: Database, t: { organizationId: string; traceId: string; assertionId: string | null }, evidence: { spanId: string; text: string }[]) {
+  return db.transaction(async (tx) => {
+    await q.lockTraceLabels(tx, t.organizationId, t.traceId);
+    return q.setPendingAgentEvidence(tx, t, evidence);
+  });
+}

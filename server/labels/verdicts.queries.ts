@@ -15,3 +15,34 @@ export const setApproval = (db: DbClient, organizationId: string, id: string, ap
     where: { organizationId, id, supersededAt: null },
     data: { approved: approve, approvalState: approve ? "approved" : "rejected", approvedByUserId: userId, approvedAt: at },
   });
+
+/** Who recorded each current verdict of the traces, and when (the console's "who and when"). */
+export async function findCurrentVerdictRecords(db: DbClient, organizationId: string, traceIds: string[]) {
+  const rows = await db.prisma.traceLabel.findMany({
+    where: { organizationId, traceId: { in: traceIds }, supersededAt: null },
+    select: { id: true, traceId: true, assertionId: true, labelSource: true, authorUserId: true, createdAt: true },
+  });
+  const userIds = [...new Set(rows.flatMap((r) => (r.authorUserId ? [r.authorUserId] : [])))];
+  const users = userIds.length
+    ? await db.prisma.user.findMany({ where: { organizationId, id: { in: userIds } }, select: { id: true, email: true, name: true } })
+    : [];
+  const byId = new Map(users.map((u) => [u.id, u]));
+  return rows.map((r) => ({ ...r, author: r.authorUserId ? (byId.get(r.authorUserId) ?? null) : null }));
+}
+
+/** The verdict the current one superseded: same target, superseded when the current one was written. */
+export const findSupersededBy = (db: DbClient, organizationId: string, t: { traceId: string; assertionId: string | null }, at: Date) =>
+  db.prisma.traceLabel.findFirst({
+    where: { organizationId, traceId: t.traceId, assertionId: t.assertionId, supersededAt: at },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: { id: true },
+  });
+
+export const findVerdict = (db: DbClient, organizationId: string, id: string) =>
+  db.prisma.traceLabel.findFirst({
+    where: { organizationId, id },
+    select: { id: true, traceId: true, assertionId: true, labelSource: true, authorUserId: true, supersededAt: true, createdAt: true },
+  });
+
+export const setSuperseded = (db: DbClient, organizationId: string, id: string, at: Date | null) =>
+  db.prisma.traceLabel.updateMany({ where: { organizationId, id }, data: { supersededAt: at } });

@@ -1,5 +1,5 @@
-// Approving or rejecting an agent verdict: console-only (http-interface.md, labels/human: "Approving an
-// existing agent verdict is not available programmatically"). Runs under the same per-trace verdict lock
+// Approving or rejecting an agent verdict: console-only: no API endpoint approves an
+// agent verdict (docs/api/console.md, "Procedures"; docs/api/labels.md). Runs under the same per-trace verdict lock
 // as every other verdict write, so it never approves a verdict that is being superseded.
 import type { Database } from "../db/client.ts";
 import { AppError, notFound } from "../errors.ts";
@@ -24,5 +24,41 @@ export async function reviewAgentVerdict(db: Database, auth: { organizationId: s
     }
     await q.setApproval(tx, organizationId, current.id, input.approve, auth.userId, new Date());
     return { traceId: input.traceId, assertionId: input.assertionId, approvalState: input.approve ? ("approved" as const) : ("rejected" as const) };
+  });
+}
+
+/** The current verdicts of the traces with who recorded them and when; `recordedBy` is null for an SDK key's. */
+export async function findVerdictRecords(db: Database, organizationId: string, traceIds: string[]) {
+  const rows = await q.findCurrentVerdictRecords(db, organizationId, traceIds);
+  return rows.map((r) => ({
+    id: r.id,
+    traceId: r.traceId,
+    assertionId: r.assertionId,
+    labelSource: r.labelSource,
+    recordedBy: r.author ? (r.author.name || r.author.email) : null,
+    recordedAt: r.createdAt.toISOString(),
+  }));
+}
+
+/**
+ * Undoes one human verdict its author just recorded (the labelling queue's U): it must still be the current
+ * verdict of its target; it is superseded and the verdict it replaced, if any, becomes current again, so
+ * the history keeps both. Anything else is a 409 and changes nothing.
+ */
+export async function undoHumanVerdict(db: Database, auth: { organizationId: string; userId: string }, labelId: string) {
+  const { organizationId } = auth;
+  return db.transaction(async (tx) => {
+    const label = await q.findVerdict(tx, organizationId, labelId);
+    if (!label) throw notFound(`Verdict ${labelId}`);
+    await lockTraceLabels(tx, organizationId, label.traceId);
+    const current = await q.findCurrentVerdict(tx, organizationId, label.traceId, label.assertionId);
+    if (current?.id !== label.id) throw new AppError("conflict", "This verdict has been replaced since; nothing was undone.");
+    if (label.labelSource !== "human" || label.authorUserId !== auth.userId) {
+      throw new AppError("conflict", "Only your own human verdicts can be undone; nothing was undone.");
+    }
+    const previous = await q.findSupersededBy(tx, organizationId, label, label.createdAt);
+    await q.setSuperseded(tx, organizationId, label.id, new Date());
+    if (previous) await q.setSuperseded(tx, organizationId, previous.id, null);
+    return { traceId: label.traceId, assertionId: label.assertionId, restoredId: previous?.id ?? null };
   });
 }

@@ -44,3 +44,11 @@ export const experimentArgs = {
 export function experimentOf(args: { experimentId?: string; testRunId?: string }): string | undefined {
   return args.experimentId ?? args.testRunId;
 }
+
+/** Span evidence: 1 to 50 `{spanId, text}` (spanId from the `[ID: …]` of get_traces); null clears, omitted keeps. */
+export const zEvidenceArg = fromJsonText(
+  z.array(z.object({ spanId: zId, text: zText(10_000).min(1, "must not be empty") })).min(1, "give 1 to 50 entries").max(50, "give 1 to 50 entries"),
+)
+  .nullable()
+  .optional()
+  .describe("Span evidence [{spanId, text}] (1–50); null clears, omitted keeps.");

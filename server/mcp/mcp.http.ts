@@ -10,6 +10,7 @@ import { getDb } from "../db.ts";
 import { AppError } from "../errors.ts";
 import { readBody } from "../http/body.ts";
 import { errorResponse, json } from "../http/responses.ts";
+import { assertInputText } from "../shared/input-text.ts";
 import { createMcpServer } from "./server.ts";
 import { closeSession, isLiveSession, issueSessionId } from "./sessions.ts";
 
@@ -58,6 +59,9 @@ export async function postMcp(request: Request): Promise<Response> {
       if (error instanceof AppError) throw error;
       return rpcError(400, -32700, "Parse error: the body must be one JSON-RPC message or a batch of them.");
     }
+    // Depth only: the SDK's schemas walk the message before a tool sees it; text is checked per tool (server.ts).
+    assertInputText(message, { where: "body", depthOnly: true });
+    if (Array.isArray(message) && message.length === 0) return rpcError(400, -32600, "Invalid Request: an empty batch.");
     let sessionId = request.headers.get(SESSION_HEADER) ?? undefined;
     if (isInitialize(message)) sessionId = issueSessionId(apiKey);
     else if (sessionId !== undefined && !isLiveSession(sessionId, apiKey)) return sessionNotFound();

@@ -6,6 +6,7 @@ import { ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelco
 import { z } from "zod";
 import { toAppError } from "../http/responses.ts";
 import { logger } from "../logger.ts";
+import { assertInputText } from "../shared/input-text.ts";
 import { TOOLS } from "./tools/index.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "./tool.ts";
 
@@ -65,6 +66,7 @@ export async function runTool(tool: ToolDefinition, args: unknown, ctx: ToolCont
   const started = Date.now();
   let result: ToolResult;
   try {
+    assertInputText(args, { where: "arguments" });
     result = await tool.run(args as never, ctx);
   } catch (error) {
     const appError = toAppError(error, ctx.requestId);

@@ -24,7 +24,7 @@ export interface ToolResult {
 
 export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
   name: string;
-  /** Older names of the same tool (docs/mcp.md, "Tool names"). */
+  /** Older names of the same tool (docs/mcp.md, "Tools"). */
   aliases?: string[];
   description: string;
   input: Shape;

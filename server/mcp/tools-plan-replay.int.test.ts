@@ -132,11 +132,17 @@ describe("MCP sim plan, replay and unsupported tools", () => {
       "add_graders_to_dataset", "remove_graders_from_dataset", "rerun_graders_on_dataset", "get_sim_plan", "save_sim_plan", "list_experiments",
       "list_experiment_traces", "get_replay_status", "get_template_reference", "get_template", "save_template", "save_trace_plan",
       "confirm_trace_plan", "get_trace_plan", "list_trace_plans", "cancel_trace_plan",
+      "get_trace_assertions", "save_trace_assertions", "archive_trace_assertions", "generate_trace_assertions", "generate_label_evidence",
+      "save_assertion_category", "list_assertion_categories", "get_assertion_category", "delete_assertion_category",
+      "save_experiment", "get_experiment", "save_experiment_group", "list_experiment_groups", "get_experiment_group",
+      "rerun_graders_on_experiment", "add_graders_to_experiment", "remove_graders_from_experiment",
+      "add_graders_to_experiment_group", "remove_graders_from_experiment_group",
     ];
     expect(names).toEqual(expect.arrayContaining(expected));
     expect(new Set(names).size).toBe(names.length);
     const older = ["read_traces", "read_span_field", "read_trace_labels", "read_grader_labels", "update_agent_labels", "set_human_labels",
-      "create_dataset", "update_template", "get_experiment_traces", "create_trace_plan", "update_trace_plan", "create_grader", "get_simforge_api_key"];
+      "create_dataset", "update_template", "get_experiment_traces", "create_trace_plan", "update_trace_plan", "create_grader", "get_simforge_api_key",
+      "create_experiment_group", "add_grader_to_experiment_group"];
     for (const name of older) {
       expect(names).not.toContain(name);
       const r = await callTool(client, name, {});

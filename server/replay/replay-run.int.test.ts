@@ -1,7 +1,7 @@
 // A replay run end to end on the server side: span tree of the original, the status barrier while replay
 // spans arrive slowly, complete (twice) with tokens and outlines, and organization isolation
-// (http-interface.md replay endpoints, "Trace outline"; wire-facts §9.4, §9.6, §9.7). The last case sends
-// the replay through the real ingestion endpoints, as an SDK does (wire-facts §9.5).
+// (docs/api/replay.md; outlines: docs/replay.md, "Complete"). The last case sends
+// the replay through the real ingestion endpoints, as an SDK does (docs/replay.md, "Replay traces").
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";
 import { createSpan, createTrace, type SpanOverrides } from "../../test/factories.ts";
@@ -189,7 +189,7 @@ describe("a replay run", () => {
 
   const iso = (ms: number) => new Date(Date.parse("2026-11-22T09:00:00.000Z") + ms).toISOString();
 
-  /** A span payload as the TypeScript SDK sends it inside a replay (wire-facts §3, §9.5). */
+  /** A span payload as the TypeScript SDK sends it inside a replay (docs/sdk-transport.md, "Payloads"). */
   function spanPayload(runId: string, local: string, o: { id: string; parent?: string; name: string; type: string; start: number; end: number; output?: unknown; contexts?: object[]; mocked?: boolean }) {
     return {
       type: "sdk-function", source: "typescript-sdk-function", sdkVersion: "1.0.0", traceFunctionKey: fn,

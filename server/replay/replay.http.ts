@@ -1,5 +1,5 @@
-// REST handlers of /api/sdk/replay/** (http-interface.md "POST /api/sdk/replay/start", ".../status",
-// ".../complete"; wire-facts §9.4 span tree). Thin: parse, call the service.
+// REST handlers of /api/sdk/replay/** (docs/api/replay.md).
+//. Thin: parse, call the service.
 import { defineRoute } from "../http/define-route.ts";
 import { completeReplay } from "./complete/complete.service.ts";
 import { ZCompleteBody } from "./complete/complete.schemas.ts";

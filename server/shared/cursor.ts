@@ -1,4 +1,4 @@
-// Opaque paging cursors (http-interface.md, Datasets: "Send the returned nextCursor unchanged"):
+// Opaque paging cursors (docs/api.md, "Common rules": Paging):
 // base64url of the sort key of the last row served. Clients must not build them; a damaged one is a 400.
 import { AppError } from "../errors.ts";
 

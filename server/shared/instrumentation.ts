@@ -1,4 +1,4 @@
-// `instrumentation.name` of a span (http-interface.md, Span; docs/api/ingestion.md). Spans stored before the
+// `instrumentation.name` of a span (docs/api/ingestion.md, "Span payload"). Spans stored before the
 // origin fields existed have it empty; their instrumentation resolves at read time from the source the SDK
 // recorded them with (the trace's source: every span of an SDK trace carries it).
 

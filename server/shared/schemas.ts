@@ -33,7 +33,10 @@ export const zQueryInt = (min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(min).max(max));
 
-/** Query-string integer in [min, max]; anything else (empty, "abc", 0, 101) is a 400 (decisions.md, Precise rules). */
+/**
+ * Query-string integer in [min, max]; anything else (empty, "abc", 0, 101) is a 400 (docs/api.md, "Common rules":
+ * Limits).
+ */
 export const queryInt = (min: number, max: number) =>
   z
     .string()

@@ -1,7 +1,7 @@
 // Builds span trees from flat span rows, shared by the span tree endpoint and trace outlines.
-// Children are in start order (wire-facts §9.4: SDKs match mocked calls with per-name call counters, so
-// the order must be chronological). Spans left out of a tree (content-off by the sim plan, http-interface.md
-// "GET /api/sdk/sim-plan" rule 3) hand their children to their nearest kept ancestor, so nothing below them
+// Children are in start order (docs/replay.md, "Span tree": SDKs match mocked calls with per-name call counters, so
+// the order must be chronological). Spans left out of a tree (content-off by the sim plan, docs/replay.md,
+// "Complete") hand their children to their nearest kept ancestor, so nothing below them
 // disappears.
 
 export interface TreeRow {

@@ -1,5 +1,5 @@
-// Which sim plan nodes are locked (decisions.md "Sim plan" and "Precise rules"; http-interface.md sim plan
-// rule 1): content capture of such a node can never be turned off.
+// Which sim plan nodes are locked (docs/api/sim-plan.md, "GET /api/sdk/sim-plan"): content capture of such a node can
+// never be turned off.
 import type { TLockReason } from "./sim-plan.schemas.ts";
 
 /** Names the service assigns itself (carrier name fallbacks such as `reprise.external_span`). */

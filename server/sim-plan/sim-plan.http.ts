@@ -1,4 +1,4 @@
-// REST handlers of the sim plan (http-interface.md "GET /api/sdk/sim-plan"; decisions.md "Sim plan").
+// REST handlers of the sim plan (docs/api/sim-plan.md).
 import { defineRoute } from "../http/define-route.ts";
 import { ZSimPlanPost } from "./sim-plan.schemas.ts";
 import { decideSimPlan, getSimPlan } from "./sim-plan.service.ts";

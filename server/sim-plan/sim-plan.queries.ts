@@ -6,7 +6,7 @@ import { FRAMEWORK_SOURCE_PATTERN } from "../shared/instrumentation.ts";
 import type { TSimPlanDecision } from "./sim-plan.schemas.ts";
 
 const ROOT = raw(`s.parent_span_id IS NULL`);
-// Empty origin fields mean "recorded before they existed" (http-interface.md, Versioning): such spans resolve
+// Empty origin fields mean "recorded before they existed" (docs/api/ingestion.md, "Span payload"): such spans resolve
 // their instrumentation from their source, as the span reads do (server/shared/instrumentation.ts).
 const FRAMEWORK = raw(
   `(NULLIF(s.instrumentation, '') NOT IN ('span', 'trace') OR (NULLIF(s.instrumentation, '') IS NULL AND s.source ~ '${FRAMEWORK_SOURCE_PATTERN}'))`,

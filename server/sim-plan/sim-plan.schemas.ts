@@ -1,5 +1,5 @@
-// Wire contracts of the sim plan (http-interface.md "GET /api/sdk/sim-plan"; wire-facts §10; decisions.md
-// "Sim plan": the POST is our extension).
+// Wire contracts of the sim plan (docs/api/sim-plan.md; the POST is
+// Reprise's own addition).
 import { z } from "zod";
 import { zText } from "../shared/schemas.ts";
 

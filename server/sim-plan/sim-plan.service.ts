@@ -1,6 +1,6 @@
 // Sim plan use cases: what SDKs read (GET), decisions (POST, our extension) and the per-node view the console
 // shows. Locks are computed from recorded spans at read time, so a stale decision on a node that became locked
-// is never served (http-interface.md sim plan rule 1).
+// is never served (docs/api/sim-plan.md, "GET /api/sdk/sim-plan").
 import type { Database } from "../db/client.ts";
 import { describeLock, isServiceAssignedName, lockReasonsOf } from "./lock-rules.ts";
 import * as q from "./sim-plan.queries.ts";

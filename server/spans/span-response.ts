@@ -1,10 +1,13 @@
-// Stored span → wire shapes. Content lives in raw_span.span_data (wire-facts §3.3); derived metrics come from
-// the columns computed at ingest. Source (SDK) ids are never exposed: ids are the canonical UUIDs.
+// Stored span → wire shapes. Content lives in raw_span.span_data (docs/api/traces.md, "Span object"); derived metrics
+// come from the columns computed at ingest. Source (SDK) ids are never exposed: ids are the canonical UUIDs.
 import { resolveInstrumentation } from "../shared/instrumentation.ts";
 import type { TSpanRow } from "./spans.queries.ts";
 import type { TExternalSpan, TSpan } from "./spans.schemas.ts";
 
-/** span_data keys the replay view keeps: what replay needs to rebuild inputs and outputs (wire-facts §9.3). */
+/**
+ * span_data keys the replay view keeps: what replay needs to rebuild inputs and outputs (docs/api/traces.md,
+ * "GET /api/sdk/externalSpans/{id}").
+ */
 export const REPLAY_VIEW_KEYS = ["input", "output", "input_meta", "output_meta", "input_serialized", "output_serialized"] as const;
 
 type Json = Record<string, unknown>;
@@ -67,8 +70,8 @@ function errorsOf(row: TSpanRow, data: Json): TSpan["errors"] {
 }
 
 /**
- * The stored rawSpan (wire-facts §9.3) with its SDK ids replaced by canonical ones; the replay view keeps only
- * the serialized input and output of span_data.
+ * The stored rawSpan (docs/api/traces.md, "GET /api/sdk/externalSpans/{id}") with its SDK ids replaced by canonical
+ * ones; the replay view keeps only the serialized input and output of span_data.
  */
 export function toExternalSpanResponse(
   row: { id: string; traceId: string; parentSpanId: string | null; rawSpan: unknown },

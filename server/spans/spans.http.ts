@@ -1,5 +1,4 @@
-// REST handlers of the span reads (http-interface.md "GET /api/sdk/traces/{traceId}/span", "GET
-// /api/sdk/externalSpans/{id}"; wire-facts §9.3, §11.1, §11.2).
+// REST handlers of the span reads (docs/api/traces.md).
 import { defineRoute } from "../http/define-route.ts";
 import { ZExternalSpanQuery, ZSpanIdParams, ZSpanSelectorQuery, ZTraceSpanParams } from "./spans.schemas.ts";
 import { findSpanBySelector, getExternalSpan, getSpan } from "./spans.service.ts";

@@ -1,5 +1,5 @@
-// Wire contracts of the span reads: GET /traces/{traceId}/span (http-interface.md; wire-facts §11.1),
-// GET /spans/{id} (wire-facts §11.2) and GET /externalSpans/{id} (wire-facts §9.3).
+// Wire contracts of the span reads: GET /traces/{traceId}/span ,
+// GET /spans/{id} and GET /externalSpans/{id} (docs/api/traces.md).
 import { z } from "zod";
 import { ZTokens } from "../traces/traces.schemas.ts";
 import { ZJsonObject, ZUuid, zText } from "../shared/schemas.ts";

@@ -8,8 +8,9 @@ import type { TExternalSpan, TSpan, TSpanSelector } from "./spans.schemas.ts";
 export { toExternalSpanResponse, toSpanResponse };
 
 /**
- * One span of a trace by canonical id, or by name and occurrence (first, last or a 0-based index in start
- * order). An unknown or foreign trace is a 404; a known trace without such a span is null (decisions.md).
+ * One span of a trace by canonical id, or by name and occurrence (first, last or a 0-based index in start order). An
+ * unknown or foreign trace is a 404; a known trace without such a span is null (docs/api/traces.md,
+ * "GET /api/sdk/traces/{traceId}/span").
  */
 export async function findSpanBySelector(db: Database, organizationId: string, traceId: string, selector: TSpanSelector): Promise<TSpan | null> {
   if (!(await q.traceExists(db, organizationId, traceId))) throw notFound(`Trace ${traceId}`);

@@ -1,12 +1,17 @@
 // tRPC inputs of the console's trace pages (the REST query schemas parse strings; these take typed values).
 import { z } from "zod";
 import { ZTraceListQuery } from "../traces/traces.schemas.ts";
-import { ZUuid } from "../shared/schemas.ts";
+import { ZUuid, zText } from "../shared/schemas.ts";
 
 /** The REST list filters, with a typed limit (the REST query parses it from a string) and a smaller page. */
 export const ZConsoleTraceListInput = ZTraceListQuery.extend({
   limit: z.number().int().min(1).max(100).default(25),
+  /** The console's session link: traces of one session id, exactly. */
+  sessionId: zText(10_000).optional(),
 });
+
+/** The labelling queue: the list's filters, without paging (docs/api/console.md "Labelling queue"). */
+export const ZTraceQueueInput = ZConsoleTraceListInput.omit({ cursor: true, limit: true });
 export type TConsoleTraceListInput = z.output<typeof ZConsoleTraceListInput>;
 
 export const ZTraceIdInput = z.object({ id: ZUuid });

@@ -66,3 +66,25 @@ function toWaterfallSpan(node: TreeNode<q.TWaterfallSpanRow>, depth: number, ori
 }
 
 export const findTraceFunctionKeys = (db: Database, organizationId: string) => q.selectTraceFunctionKeys(db, organizationId);
+
+const PREVIEW_CHARS = 160;
+
+/** Each trace's root input and output, cut to a preview, by trace id (absent when the trace has no root yet). */
+export async function findTracePreviews(db: Database, organizationId: string, traceIds: string[]) {
+  if (traceIds.length === 0) return new Map<string, { input: string | null; output: string | null }>();
+  const rows = await q.selectRootPreviews(db, organizationId, traceIds, PREVIEW_CHARS + 1);
+  const cut = (s: string | null) => (s !== null && s.length > PREVIEW_CHARS ? `${s.slice(0, PREVIEW_CHARS)}…` : s);
+  return new Map(rows.map((r) => [r.trace_id, { input: cut(r.input), output: cut(r.output) }]));
+}
+
+const COMPARED_OUTPUT_CHARS = 50_000;
+
+/**
+ * Each trace's root output for the replay comparison's side-by-side diff; `tooLarge` (instead of the value)
+ * past 50,000 characters of JSON, so one huge output cannot bloat the page.
+ */
+export async function findRootOutputs(db: Database, organizationId: string, traceIds: string[]) {
+  if (traceIds.length === 0) return {};
+  const rows = await q.selectRootOutputs(db, organizationId, traceIds, COMPARED_OUTPUT_CHARS);
+  return Object.fromEntries(rows.map((r) => [r.trace_id, r.size > COMPARED_OUTPUT_CHARS ? { tooLarge: true as const, output: null } : { tooLarge: false as const, output: r.output ?? null }]));
+}

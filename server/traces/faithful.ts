@@ -1,4 +1,4 @@
-// Faithfulness of a trace (http-interface.md, client transport rule 6; docs/sdk-transport.md): a trace one of
+// Faithfulness of a trace (docs/sdk-transport.md, rule 6; docs/api/traces.md, "Trace object"): a trace one of
 // whose spans the SDK trimmed to fit its budget (`payload_budget`) or could not capture exactly
 // (`serialization_degraded`) is not a faithful recording, so it is not replayed as one.
 import { raw, sql, type Sql } from "../db/sql.ts";

@@ -1,5 +1,5 @@
 // What the ingestion endpoints store reads back through the trace, span and sim plan reads: the contract
-// between the write path (server/ingest) and the read path, with the SDKs' own payload shapes (wire-facts §3, §4).
+// between the write path (server/ingest) and the read path, with the SDKs' own payload shapes (docs/api/ingestion.md).
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";

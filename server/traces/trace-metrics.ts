@@ -1,4 +1,4 @@
-// Derived trace metrics (decisions.md "Precise rules"): tokens are sums over the trace's spans (null when no
+// Derived trace metrics (docs/api/traces.md, "Trace object"): tokens are sums over the trace's spans (null when no
 // span has token data), the model is the most frequent among its spans (earliest first occurrence on ties).
 import type { TTokens } from "./traces.schemas.ts";
 

@@ -1,4 +1,4 @@
-// REST handlers of the trace reads and the detached update (decisions.md "Reads we add"; wire-facts §11.3).
+// REST handlers of the trace reads and the detached update (docs/api/traces.md).
 import { defineRoute } from "../http/define-route.ts";
 import { ZTraceIdParams, ZTraceListQuery, ZTracePatch } from "./traces.schemas.ts";
 import { findTraces, getTrace, updateTrace } from "./traces.service.ts";
@@ -19,5 +19,7 @@ export const listTracesRoute = defineRoute({
 export const patchTraceRoute = defineRoute({
   params: ZTraceIdParams,
   body: ZTracePatch,
+  // Metadata and contexts are stored payloads: NUL and unpaired surrogates become U+FFFD (docs/api/traces.md).
+  payloadFields: ["mergeMetadata", "appendContexts"],
   handler: async ({ db, auth, params, body }) => ({ trace: await updateTrace(db, auth.organizationId, params.traceId, body) }),
 });

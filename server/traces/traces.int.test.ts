@@ -170,6 +170,10 @@ describe("trace reads and updates", () => {
       expect(idsOf((await list(org.apiKey, "?search=RUN")).body)).toEqual([ids.old]);
       // …else of the trace function key (the "new" trace has no name).
       expect(idsOf((await list(org.apiKey, "?search=alph")).body)).toEqual([ids.new]);
+      // The nameless trace's title is its trace function key, in the list as in a single read.
+      const [nameless] = (await list(org.apiKey, "?search=alph")).body.traces;
+      expect(nameless.name).toBe("alpha");
+      expect((await getOne(org.apiKey, ids.new)).body.trace.name).toBe("alpha");
       // LIKE wildcards are literal.
       expect(idsOf((await list(org.apiKey, `?search=${encodeURIComponent("0%")}`)).body)).toEqual([ids.mid]);
       expect(idsOf((await list(org.apiKey, "?search=_")).body)).toEqual([]);

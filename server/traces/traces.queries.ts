@@ -1,6 +1,6 @@
 // The only database access of the trace reads and updates. Every query filters by organization.
 import type { DbClient } from "../db/client.ts";
-import { join, sql, uuidArray, type Sql } from "../db/sql.ts";
+import { join, raw, sql, uuidArray, type Sql } from "../db/sql.ts";
 import { spanIsUnfaithful } from "./faithful.ts";
 
 export const traceSelect = {
@@ -71,6 +71,9 @@ export interface TracePageFilter {
   status?: string;
   /** ILIKE pattern, already escaped. */
   titlePattern?: string;
+  /** Widens titlePattern to the session id and the root span's input and output (the console's search). */
+  searchContent?: boolean;
+  sessionId?: string;
   labelState?: "unlabeled" | "pass" | "fail" | "validated";
   kind?: "captured" | "seeded" | "replay";
   /** startedAt bounds: from inclusive, to exclusive. */
@@ -80,22 +83,43 @@ export interface TracePageFilter {
   after?: { startedUs: string | null; id: string };
 }
 
-/**
- * Ids of one page of non-dropped traces, newest first (started_at DESC NULLS LAST, id DESC). Raw SQL because
- * the keyset compares started_at at full microsecond precision, which a JavaScript Date would truncate.
- */
-export function selectTracePage(db: DbClient, organizationId: string, f: TracePageFilter, take: number) {
+/** The WHERE of the trace list (without the keyset position), shared by the page, the count and the queue. */
+function listWhere(organizationId: string, f: TracePageFilter): Sql[] {
   const where: Sql[] = [sql`organization_id = ${organizationId}::uuid`, sql`NOT dropped`];
   if (f.traceFunctionKey !== undefined) where.push(sql`trace_function_key = ${f.traceFunctionKey}`);
   if (f.status !== undefined) where.push(sql`status = ${f.status}`);
-  if (f.titlePattern !== undefined) {
-    where.push(sql`COALESCE(NULLIF(name, ''), trace_function_key, '') ILIKE ${f.titlePattern} ESCAPE '\\'`);
-  }
+  if (f.sessionId !== undefined) where.push(sql`session_id = ${f.sessionId}`);
+  if (f.titlePattern !== undefined) where.push(f.searchContent ? contentMatches(f.titlePattern) : titleMatches(f.titlePattern));
   if (f.labelState !== undefined) where.push(labelStateIs(f.labelState));
   if (f.kind === "replay") where.push(sql`test_run_id IS NOT NULL`);
   else if (f.kind !== undefined) where.push(sql`test_run_id IS NULL AND ingestion_type = ${f.kind}`);
   if (f.startedFrom) where.push(sql`started_at >= ${f.startedFrom.toISOString()}::timestamptz`);
   if (f.startedTo) where.push(sql`started_at < ${f.startedTo.toISOString()}::timestamptz`);
+  return where;
+}
+
+function titleMatches(pattern: string): Sql {
+  return sql`COALESCE(NULLIF(name, ''), trace_function_key, '') ILIKE ${pattern} ESCAPE '\\'`;
+}
+
+/**
+ * Title, session id, or the root span's input or output as JSON text. Not indexed: the caller bounds it with
+ * a statement timeout (docs/api/console.md "Searching content").
+ */
+function contentMatches(pattern: string): Sql {
+  return sql`(${titleMatches(pattern)} OR session_id ILIKE ${pattern} ESCAPE '\\' OR EXISTS (
+    SELECT 1 FROM spans s
+    WHERE s.organization_id = traces.organization_id AND s.trace_id = traces.id AND s.parent_span_id IS NULL
+      AND ((s.raw_span -> 'span_data' ->> 'input') ILIKE ${pattern} ESCAPE '\\'
+        OR (s.raw_span -> 'span_data' ->> 'output') ILIKE ${pattern} ESCAPE '\\')))`;
+}
+
+/**
+ * Ids of one page of non-dropped traces, newest first (started_at DESC NULLS LAST, id DESC). Raw SQL because
+ * the keyset compares started_at at full microsecond precision, which a JavaScript Date would truncate.
+ */
+export function selectTracePage(db: DbClient, organizationId: string, f: TracePageFilter, take: number) {
+  const where = listWhere(organizationId, f);
   if (f.after) where.push(keysetAfter(f.after));
   return db.sql.query<{ id: string; started_us: string | null }>(sql`
     SELECT id::text AS id, (EXTRACT(EPOCH FROM started_at) * 1000000)::bigint::text AS started_us
@@ -103,6 +127,12 @@ export function selectTracePage(db: DbClient, organizationId: string, f: TracePa
     WHERE ${join(where, " AND ")}
     ORDER BY started_at DESC NULLS LAST, id DESC
     LIMIT ${take}`);
+}
+
+/** How many non-dropped traces match the filter. */
+export async function countTraces(db: DbClient, organizationId: string, f: TracePageFilter): Promise<number> {
+  const rows = await db.sql.query<{ n: string }>(sql`SELECT count(*)::text AS n FROM traces WHERE ${join(listWhere(organizationId, f), " AND ")}`);
+  return Number(rows[0]?.n ?? 0);
 }
 
 /**
@@ -150,4 +180,9 @@ export async function patchTraceRow(db: DbClient, organizationId: string, id: st
     WHERE organization_id = ${organizationId}::uuid AND id = ${id}::uuid
     RETURNING id`);
   return rows.length > 0;
+}
+
+/** Bounds the statements of the current transaction (SET LOCAL ends with it). */
+export async function setStatementTimeout(db: DbClient, timeout: "5s") {
+  await db.sql.query(sql`SET LOCAL statement_timeout = ${raw(`'${timeout}'`)}`);
 }

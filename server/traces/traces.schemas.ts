@@ -1,5 +1,5 @@
-// Wire contracts of the trace reads and the detached trace update (decisions.md "Reads we add";
-// http-interface.md "PATCH /api/sdk/traces/{traceId}"; wire-facts §11.3).
+// Wire contracts of the trace reads and the detached trace update (docs/api/traces.md).
+//.
 import { z } from "zod";
 import { ZInstant, ZJsonObject, ZUuid, zQueryInt, zText } from "../shared/schemas.ts";
 

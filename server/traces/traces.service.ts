@@ -1,15 +1,26 @@
 // Trace use cases shared by REST, the console (tRPC) and replay: read one, list a page, derive metrics, and
-// apply detached updates (decisions.md "Reads we add"; http-interface.md Trace rule 2).
-import type { Database } from "../db/client.ts";
-import { notFound } from "../errors.ts";
+// apply detached updates (docs/api/traces.md, "PATCH /api/sdk/traces/{traceId}").
+import type { Database, DbClient } from "../db/client.ts";
+import { AppError, notFound } from "../errors.ts";
 import { decodeTraceCursor, encodeTraceCursor } from "./trace-cursor.ts";
 import { durationOf, EMPTY_METRICS, pickModel, tokensOf, type SpanAggregate, type TTraceMetrics, type ModelCount } from "./trace-metrics.ts";
 import * as q from "./traces.queries.ts";
 import type { TTrace, TTraceList, TTraceListQuery, TTracePatch } from "./traces.schemas.ts";
 import { toJsonbParam, toStorableJson } from "./storable-json.ts";
+import { traceTitle } from "../shared/trace-title.ts";
 
 export type { TTraceMetrics };
-export type TTraceFilters = Partial<TTraceListQuery>;
+export type TTraceFilters = Partial<TTraceListQuery> & {
+  /** The console's search: also the session id and the root span's input and output (bounded by a timeout). */
+  searchContent?: boolean;
+  /** Exactly this session id (the console's session link). */
+  sessionId?: string;
+};
+
+/** How long a content search may run before it is refused (docs/api/console.md "Searching content"). */
+const CONTENT_SEARCH_TIMEOUT = "5s" as const;
+/** The most ids a labelling queue holds (docs/api/console.md "Labelling queue"). */
+export const QUEUE_MAX = 5000;
 
 /** One trace of the organization with its metrics; another organization's or an unknown id is a 404. */
 export async function getTrace(db: Database, organizationId: string, id: string): Promise<TTrace> {
@@ -19,24 +30,44 @@ export async function getTrace(db: Database, organizationId: string, id: string)
   return toTraceResponse(row, metrics.get(row.id));
 }
 
+function pageFilter(filters: TTraceFilters): q.TracePageFilter {
+  return {
+    traceFunctionKey: filters.traceFunctionKey,
+    status: filters.status,
+    titlePattern: filters.search !== undefined ? `%${escapeLike(filters.search)}%` : undefined,
+    searchContent: filters.searchContent,
+    sessionId: filters.sessionId,
+    labelState: filters.labelState,
+    kind: filters.kind,
+    startedFrom: filters.startedFrom,
+    startedTo: filters.startedTo,
+  };
+}
+
+/**
+ * Runs a list read; a content search runs in a transaction with a statement timeout, so a search over the
+ * unindexed JSON text can never hold a connection for long (it answers 400 asking for a narrower filter).
+ */
+async function boundedRead<T>(db: Database, filters: TTraceFilters, read: (db: DbClient) => Promise<T>): Promise<T> {
+  if (!filters.searchContent || filters.search === undefined) return read(db);
+  try {
+    return await db.transaction(async (tx) => {
+      await q.setStatementTimeout(tx, CONTENT_SEARCH_TIMEOUT);
+      return read(tx);
+    });
+  } catch (error) {
+    if ((error as { code?: string } | null)?.code === "57014") {
+      throw new AppError("bad_request", `The search through trace content took longer than ${CONTENT_SEARCH_TIMEOUT}; narrow it with a trace function, a status or a date range.`);
+    }
+    throw error;
+  }
+}
+
 /** A page of non-dropped traces, newest first, with an opaque cursor for the next page. */
 export async function findTraces(db: Database, organizationId: string, filters: TTraceFilters = {}): Promise<TTraceList> {
   const limit = filters.limit ?? 50;
-  const page = await q.selectTracePage(
-    db,
-    organizationId,
-    {
-      traceFunctionKey: filters.traceFunctionKey,
-      status: filters.status,
-      titlePattern: filters.search !== undefined ? `%${escapeLike(filters.search)}%` : undefined,
-      labelState: filters.labelState,
-      kind: filters.kind,
-      startedFrom: filters.startedFrom,
-      startedTo: filters.startedTo,
-      after: filters.cursor !== undefined ? decodeTraceCursor(filters.cursor) : undefined,
-    },
-    limit + 1,
-  );
+  const after = filters.cursor !== undefined ? decodeTraceCursor(filters.cursor) : undefined;
+  const page = await boundedRead(db, filters, (c) => q.selectTracePage(c, organizationId, { ...pageFilter(filters), after }, limit + 1));
   const hasMore = page.length > limit;
   const ids = page.slice(0, limit);
   const rows = ids.length ? await q.selectTraces(db, organizationId, ids.map((r) => r.id)) : [];
@@ -49,6 +80,29 @@ export async function findTraces(db: Database, organizationId: string, filters: 
     nextCursor: hasMore && last ? encodeTraceCursor({ startedUs: last.started_us, id: last.id }) : null,
     hasMore,
   };
+}
+
+/** How many non-dropped traces match the filters (the list's total). */
+export function countTraces(db: Database, organizationId: string, filters: TTraceFilters = {}): Promise<number> {
+  return boundedRead(db, filters, (c) => q.countTraces(c, organizationId, pageFilter(filters)));
+}
+
+/**
+ * The ids of every trace matching the filters, in list order, up to QUEUE_MAX: the labelling queue walks
+ * them (a snapshot, so labelling a trace never reshuffles the queue under the labeller).
+ */
+export async function findTraceQueue(db: Database, organizationId: string, filters: TTraceFilters = {}) {
+  const rows = await boundedRead(db, filters, (c) => q.selectTracePage(c, organizationId, pageFilter(filters), QUEUE_MAX + 1));
+  return { ids: rows.slice(0, QUEUE_MAX).map((r) => r.id), truncated: rows.length > QUEUE_MAX };
+}
+
+/** The organization's traces among `ids`, in the order given; ids naming no trace of it are left out. */
+export async function findTracesByIds(db: Database, organizationId: string, ids: string[]): Promise<TTrace[]> {
+  const rows = ids.length ? await q.selectTraces(db, organizationId, ids) : [];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const ordered = ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
+  const metrics = await getTraceMetrics(db, organizationId, ordered);
+  return ordered.map((r) => toTraceResponse(r, metrics.get(r.id)));
 }
 
 /**
@@ -99,8 +153,8 @@ export async function getTraceMetrics(
 }
 
 /**
- * Applies a detached update (wire-facts §11.3): appendContexts appends, mergeMetadata shallow-merges (keys in
- * the patch win), setSessionId and setName replace. Returns the updated trace.
+ * Applies a detached update (docs/api/traces.md, "PATCH /api/sdk/traces/{traceId}"): appendContexts appends,
+ * mergeMetadata shallow-merges (keys in the patch win), setSessionId and setName replace. Returns the updated trace.
  */
 export async function updateTrace(db: Database, organizationId: string, id: string, patch: TTracePatch): Promise<TTrace> {
   const found = await q.patchTraceRow(db, organizationId, id, {
@@ -116,7 +170,7 @@ export async function updateTrace(db: Database, organizationId: string, id: stri
 export function toTraceResponse(row: q.TTraceRow, metrics: TTraceMetrics = EMPTY_METRICS): TTrace {
   return {
     id: row.id,
-    name: row.name,
+    name: traceTitle(row.name, row.traceFunctionKey),
     traceFunctionKey: row.traceFunctionKey,
     status: row.status,
     ingestionType: row.ingestionType,

@@ -6,18 +6,14 @@ import { getDb, type Database } from "../db.ts";
 import { readSessionToken } from "../auth/sessions/cookies.ts";
 import type { TSessionUser } from "../auth/sessions/sessions.schemas.ts";
 import { getSessionUser } from "../auth/sessions/sessions.service.ts";
+import { getEnv } from "../env.ts";
+import { readClientInfo, type TClientInfo } from "../http/client-address.ts";
 
-export interface TRequestInfo {
+export interface TRequestInfo extends TClientInfo {
   /** The Origin header (browsers send it on every POST), or null. */
   origin: string | null;
-  /** The host the browser addressed: X-Forwarded-Host (set by proxies and by `next start`), else Host. */
-  host: string | null;
   /** Sec-Fetch-Site, when the browser sent it. */
   fetchSite: string | null;
-  /** First X-Forwarded-For address (what `next start` and proxies report), for sign-in rate limiting. */
-  ip: string;
-  /** True when the browser talks https to us (directly or through a TLS-terminating proxy). */
-  secure: boolean;
 }
 
 export interface TContext {
@@ -30,15 +26,12 @@ export interface TContext {
   resHeaders: Headers;
 }
 
-export function readRequestInfo(headers: Headers, url: string): TRequestInfo {
-  const first = (name: string) => headers.get(name)?.split(",")[0]?.trim() || null;
-  const proto = first("x-forwarded-proto") ?? new URL(url).protocol.replace(":", "");
+/** What the CSRF check, the cookie writer and sign-in limits read; X-Forwarded-* only under REPRISE_TRUST_PROXY. */
+export function readRequestInfo(headers: Headers, url: string, trustProxy = getEnv().REPRISE_TRUST_PROXY): TRequestInfo {
   return {
     origin: headers.get("origin") || null,
-    host: first("x-forwarded-host") ?? headers.get("host"),
     fetchSite: headers.get("sec-fetch-site"),
-    ip: first("x-forwarded-for") ?? first("x-real-ip") ?? "unknown",
-    secure: proto === "https",
+    ...readClientInfo(headers, url, trustProxy),
   };
 }
 

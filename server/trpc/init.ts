@@ -7,6 +7,7 @@ import { AppError, toValidationIssues } from "../errors.ts";
 import { toAppError } from "../http/responses.ts";
 import type { TContext } from "./context.ts";
 import { isSameOriginRequest } from "./csrf.ts";
+import { assertInputText } from "../shared/input-text.ts";
 
 const t = initTRPC.context<TContext>().create({
   transformer: superjson,
@@ -23,6 +24,7 @@ const t = initTRPC.context<TContext>().create({
         httpStatus: shape.data.httpStatus,
         path: shape.data.path,
         appCode: cause instanceof AppError ? cause.code : null,
+        retryAfter: cause instanceof AppError ? (cause.retryAfter ?? null) : null,
         issues: issues ?? null,
       },
     };
@@ -46,10 +48,16 @@ const sameOriginMutations = t.middleware(({ ctx, type, next }) => {
   return next();
 });
 
+/** The text and nesting rules of every surface, on the raw input before any schema walks it (docs/api.md). */
+const textRules = t.middleware(async ({ getRawInput, next }) => {
+  assertInputText(await getRawInput(), { where: "input" });
+  return next();
+});
+
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-export const publicProcedure = t.procedure.use(mapErrors).use(sameOriginMutations);
+export const publicProcedure = t.procedure.use(mapErrors).use(sameOriginMutations).use(textRules);
 
 /** Every console procedure but sign-in: requires a live session and scopes to the user's organization. */
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {

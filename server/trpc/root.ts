@@ -8,6 +8,8 @@ import { simPlanRouter } from "./routers/sim-plan.router.ts";
 import { tracesRouter } from "./routers/traces.router.ts";
 import { assertionsRouter } from "./routers/assertions.router.ts";
 import { replaysRouter } from "./routers/replays.router.ts";
+import { setupRouter } from "./routers/setup.router.ts";
+import { reviewRouter } from "./routers/review.router.ts";
 import { createCallerFactory, router } from "./init.ts";
 
 export const appRouter = router({
@@ -21,6 +23,8 @@ export const appRouter = router({
   datasets: datasetsRouter,
   assertions: assertionsRouter,
   replays: replaysRouter,
+  setup: setupRouter,
+  review: reviewRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -6,6 +6,6 @@ import { createCaller } from "./root.ts";
 
 export async function getServerCaller() {
   const h = new Headers(await headers());
-  const host = h.get("x-forwarded-host") ?? h.get("host") ?? "localhost";
-  return createCaller(await createContext({ headers: h, url: `http://${host}/` }));
+  // Server components only read (no cookie is set, no mutation runs), so the scheme does not matter here.
+  return createCaller(await createContext({ headers: h, url: `http://${h.get("host") ?? "localhost"}/` }));
 }

@@ -2,10 +2,11 @@
 // JSON body and read it through the shared body reader (size cap, encodings), so an HTML form from
 // another site (form-urlencoded, multipart) can never reach a procedure (CSRF).
 import { randomUUID } from "node:crypto";
+import { TRPCError } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { AppError } from "../errors.ts";
 import { readBody } from "../http/body.ts";
-import { errorResponse } from "../http/responses.ts";
+import { errorResponse, toAppError } from "../http/responses.ts";
 import { createContext } from "./context.ts";
 import { appRouter } from "./root.ts";
 
@@ -31,6 +32,19 @@ export async function handleTrpc(request: Request): Promise<Response> {
     endpoint: "/api/trpc",
     req,
     router: appRouter,
-    createContext: ({ req: r, resHeaders }) => createContext({ headers: r.headers, url: r.url, resHeaders }),
+    createContext: async ({ req: r, resHeaders }) => {
+      try {
+        return await createContext({ headers: r.headers, url: r.url, resHeaders });
+      } catch (error) {
+        // The context reads the session from the database: an outage here is a 503 like in a procedure.
+        const appError = toAppError(error, requestId);
+        throw new TRPCError({ code: appError.trpcCode, message: appError.message, cause: appError });
+      }
+    },
+    // 429 and 503 carry Retry-After, as REST does (docs/api/console.md).
+    responseMeta: ({ errors }) => {
+      const waits = errors.map((e) => (e.cause instanceof AppError ? e.cause.retryAfter : undefined)).filter((w) => w !== undefined);
+      return waits.length > 0 ? { headers: { "retry-after": String(Math.max(...waits)) } } : {};
+    },
   });
 }

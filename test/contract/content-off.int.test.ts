@@ -1,6 +1,6 @@
 // Content-off spans sent by the TypeScript SDK, read back the three ways a person or an SDK sees them: the sim
 // plan page counts them, the span tree (replay/spanTree) and the trace outline leave them out unless they recorded
-// an error (http-interface.md, sim plan rules 2-3), and the three agree on the same spans.
+// an error (docs/sdk-transport.md, "Sim plan"; docs/replay.md, "Complete"), and the three agree on the same spans.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Reprise } from "../../sdks/typescript/src/client.ts";
 import { GET as getSimPlan, POST as postSimPlan } from "../../app/api/sdk/sim-plan/route.ts";

@@ -1,51 +1,19 @@
 // The Go SDK against the real server: `go run ./examples/quickstart` (as its README tells a user) records one
-// trace into a freshly started `npm start` server, which reads back completed with 3 spans, tokens 12/3 and model
-// example-model; then the SDK's contract test records, reads back and replays traces through the real transport.
+// trace into the built server (`npm start`, shared by the system suites), which reads back completed with 3
+// spans, tokens 12/3 and model example-model; then the SDK's contract test records, reads back and replays traces through the real transport.
 // Skipped, with a line saying what to install, when no Go toolchain is on PATH.
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp, freePort, stopProcessGroup, waitHealthy } from "./server-process.ts";
+import { spawn, spawnSync } from "node:child_process";
+import { describe, expect, inject, it } from "vitest";
 
 const root = path.resolve(__dirname, "..", "..");
 const goDir = path.join(root, "sdks", "go");
-const apiKey = `rp_gosdk_${"k".repeat(32)}`;
 const hasGo = spawnSync("sh", ["-c", "command -v go"]).status === 0;
 if (!hasGo) console.log("(skipping the Go SDK system test: go not found; install with `apt-get install golang-go`)");
 
 describe.skipIf(!hasGo)("the Go SDK against a real Reprise", () => {
-  let server: ChildProcess;
-  let baseUrl: string;
+  const { baseUrl, apiKey } = inject("reprise");
   const goEnv = () => ({ ...process.env, GOPROXY: "off", GOFLAGS: "-mod=readonly", REPRISE_API_KEY: apiKey, REPRISE_URL: baseUrl });
-
-  beforeAll(async () => {
-    await buildApp();
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "reprise-go-sdk-"));
-    server = spawn("npm", ["start", "--silent"], {
-      cwd: root,
-      stdio: "ignore",
-      detached: true,
-      env: {
-        ...process.env,
-        DATABASE_URL: "",
-        PORT: String(port),
-        REPRISE_DATA_DIR: dataDir,
-        REPRISE_LOG_LEVEL: "warn",
-        REPRISE_INIT_ORG_NAME: "Go SDK",
-        REPRISE_INIT_USER_EMAIL: "go-sdk@example.com",
-        REPRISE_INIT_USER_PASSWORD: "go sdk password",
-        REPRISE_INIT_API_KEY: apiKey,
-      },
-    });
-    await waitHealthy(port);
-  });
-  afterAll(() => {
-    stopProcessGroup(server);
-  });
 
   it("go run ./examples/quickstart records a completed trace with 3 spans, tokens 12/3 and model example-model", async () => {
     const traceFunction = `go-quickstart-${Date.now()}`;

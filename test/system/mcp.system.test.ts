@@ -1,51 +1,23 @@
-// The MCP door of the built server, started as `npm start` does: a trace recorded over REST is found, read
+// The MCP door of the built server (`npm start`, shared by the system suites): a trace recorded over REST is found, read
 // and labelled through the official MCP client, the label reads back over REST, and calls shaped like the
 // existing plugins' (JSON-RPC id 1, no initialized notification, 6 at once on one session) each get their own
 // answer from the production bundle.
 import { randomUUID } from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { spawn, type ChildProcess } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { completionPayload, spanPayload } from "../../server/ingest/testing/payloads.ts";
-import { buildApp, freePort, stopProcessGroup, waitHealthy } from "./server-process.ts";
 
-const root = path.resolve(__dirname, "..", "..");
-const apiKey = `rp_mcp_system_${"m".repeat(32)}`;
 const KEY = "mcp-system";
 
 describe("MCP on the built server", () => {
-  let server: ChildProcess;
-  let base: string;
+  const { baseUrl: base, apiKey } = inject("reprise");
   const traceIds = Array.from({ length: 6 }, () => randomUUID());
 
   const post = (p: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${base}${p}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}`, ...headers }, body: JSON.stringify(body) });
 
   beforeAll(async () => {
-    await buildApp();
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = spawn("npm", ["start", "--silent"], {
-      cwd: root,
-      stdio: "ignore",
-      detached: true,
-      env: {
-        ...process.env,
-        DATABASE_URL: "",
-        PORT: String(port),
-        REPRISE_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "reprise-mcp-")),
-        REPRISE_LOG_LEVEL: "warn",
-        REPRISE_INIT_ORG_NAME: "MCP",
-        REPRISE_INIT_USER_EMAIL: "mcp@example.com",
-        REPRISE_INIT_USER_PASSWORD: "mcp system password",
-        REPRISE_INIT_API_KEY: apiKey,
-      },
-    });
-    await waitHealthy(port);
     for (const [i, traceId] of traceIds.entries()) {
       const span = await post("/api/sdk/externalSpans", spanPayload({ traceId, traceFunctionKey: KEY, name: KEY, input: [`question ${i}`], output: { text: `answer ${i}` } }));
       expect(span.status).toBe(200);
@@ -53,7 +25,6 @@ describe("MCP on the built server", () => {
       expect(done.status).toBe(200);
     }
   });
-  afterAll(() => stopProcessGroup(server));
 
   it("the official client finds, reads and labels a trace, files it in a dataset and re-runs its grader; REST shows each effect", async () => {
     const client = new Client({ name: "system-test", version: "1.0.0" });

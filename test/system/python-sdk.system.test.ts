@@ -1,56 +1,28 @@
 // The Python SDK against a real Reprise: the package's quickstart (sdks/python/examples/quickstart.py) records one
-// trace into a freshly started `npm start` server, and the trace reads back over REST as the quickstart promises.
-import fs from "node:fs";
-import os from "node:os";
+// trace into the built server (`npm start`, shared by the system suites), and the trace reads back over REST as
+// the quickstart promises.
 import path from "node:path";
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp, freePort, runToEnd, stopProcessGroup, waitHealthy } from "./server-process.ts";
+import { spawnSync } from "node:child_process";
+import { describe, expect, inject, it } from "vitest";
+import { runToEnd } from "./server-process.ts";
 
 const root = path.resolve(__dirname, "..", "..");
-const apiKey = `rp_python_${"p".repeat(32)}`;
 const hasPython = spawnSync("sh", ["-c", "command -v python3"]).status === 0;
 
 describe.runIf(hasPython)("the Python SDK against a real Reprise", () => {
-  let server: ChildProcess;
-  let port: number;
-  beforeAll(async () => {
-    await buildApp();
-    port = await freePort();
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "reprise-python-"));
-    server = spawn("npm", ["start", "--silent"], {
-      cwd: root,
-      stdio: "ignore",
-      detached: true,
-      env: {
-        ...process.env,
-        DATABASE_URL: "",
-        PORT: String(port),
-        REPRISE_DATA_DIR: dataDir,
-        REPRISE_LOG_LEVEL: "warn",
-        REPRISE_INIT_ORG_NAME: "Python",
-        REPRISE_INIT_USER_EMAIL: "python@example.com",
-        REPRISE_INIT_USER_PASSWORD: "python password",
-        REPRISE_INIT_API_KEY: apiKey,
-      },
-    });
-    await waitHealthy(port);
-  });
-  afterAll(() => {
-    stopProcessGroup(server);
-  });
+  const { baseUrl, apiKey } = inject("reprise");
+  const quickstartEnv = {
+    ...process.env,
+    PYTHONPATH: "sdks/python/src",
+    REPRISE_API_KEY: apiKey,
+    REPRISE_URL: baseUrl,
+    REPRISE_EXAMPLE_TRACE_FUNCTION: "python-quickstart",
+  };
 
   it("records the quickstart's trace (completed, 3 spans, tokens 12/3, model example-model) and replays it", async () => {
-    const baseUrl = `http://127.0.0.1:${port}`;
     const { code, output } = await runToEnd("python3", ["sdks/python/examples/quickstart.py"], {
       cwd: root,
-      env: {
-        ...process.env,
-        PYTHONPATH: "sdks/python/src",
-        REPRISE_API_KEY: apiKey,
-        REPRISE_URL: baseUrl,
-        REPRISE_EXAMPLE_TRACE_FUNCTION: "python-quickstart",
-      },
+      env: quickstartEnv,
     });
     expect(code, output).toBe(0);
     const lastLine = output.trim().split("\n").at(-1) ?? "";
@@ -89,13 +61,7 @@ describe.runIf(hasPython)("the Python SDK against a real Reprise", () => {
     ].join("\n");
     const replayed = await runToEnd("python3", ["-c", replayScript, traceId], {
       cwd: root,
-      env: {
-        ...process.env,
-        PYTHONPATH: "sdks/python/src",
-        REPRISE_API_KEY: apiKey,
-        REPRISE_URL: baseUrl,
-        REPRISE_EXAMPLE_TRACE_FUNCTION: "python-quickstart",
-      },
+      env: quickstartEnv,
     });
     expect(replayed.code, replayed.output).toBe(0);
     const result = JSON.parse(replayed.output.trim().split("\n").at(-1) ?? "") as Record<string, any>;

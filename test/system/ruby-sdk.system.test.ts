@@ -1,44 +1,15 @@
 // The Ruby SDK against a real Reprise: the gem's quickstart (sdks/ruby/examples/quickstart.rb) records a trace
-// into a freshly started `npm start` server, directly (OTLP/JSON) and through the Collector path (OTLP/protobuf),
-// and the trace reads back over REST as completed with its spans, tokens and model.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp, freePort, runToEnd, stopProcessGroup, waitHealthy } from "./server-process.ts";
+// into the built server (`npm start`, shared by the system suites), directly (OTLP/JSON) and through the
+// Collector path (OTLP/protobuf), and the trace reads back over REST as completed with its spans, tokens and model.
+import { spawnSync } from "node:child_process";
+import { describe, expect, inject, it } from "vitest";
+import { runToEnd } from "./server-process.ts";
 
-const root = path.resolve(__dirname, "..", "..");
-const apiKey = `rp_ruby_${"k".repeat(32)}`;
 const hasRuby = spawnSync("sh", ["-c", "command -v ruby"]).status === 0;
 if (!hasRuby) console.warn("Skipping the Ruby SDK system test: ruby not found; install with `apt-get install ruby`.");
 
 describe.skipIf(!hasRuby)("the Ruby SDK against a real Reprise", () => {
-  let server: ChildProcess;
-  let baseUrl: string;
-  beforeAll(async () => {
-    await buildApp();
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    server = spawn("npm", ["start", "--silent"], {
-      cwd: root,
-      stdio: "ignore",
-      detached: true,
-      env: {
-        ...process.env,
-        DATABASE_URL: "",
-        PORT: String(port),
-        REPRISE_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "reprise-ruby-")),
-        REPRISE_LOG_LEVEL: "warn",
-        REPRISE_INIT_ORG_NAME: "Ruby",
-        REPRISE_INIT_USER_EMAIL: "ruby@example.com",
-        REPRISE_INIT_USER_PASSWORD: "ruby sdk password",
-        REPRISE_INIT_API_KEY: apiKey,
-      },
-    });
-    await waitHealthy(port);
-  });
-  afterAll(() => stopProcessGroup(server));
+  const { baseUrl, apiKey } = inject("reprise");
 
   async function quickstart(traceFunction: string, extraEnv: Record<string, string> = {}): Promise<string> {
     const env: NodeJS.ProcessEnv = {

@@ -1,5 +1,7 @@
 // Helpers for tests that run the built server as a separate process.
+import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { spawn } from "node:child_process";
 
@@ -54,4 +56,46 @@ export function stopProcessGroup(child: { pid?: number } | undefined): void {
   } catch {
     /* already gone */
   }
+}
+
+/** A server started by `startServer`: where it listens, the API key it was seeded with, and how to end it. */
+export interface TRunningServer {
+  baseUrl: string;
+  port: number;
+  apiKey: string;
+  stop(): void;
+}
+
+/**
+ * Builds the app when needed and starts it as a user does (`npm start`) on a fresh embedded database, seeded by
+ * the headless first run with one organization, one user and `apiKey`. Resolves once /api/health answers.
+ */
+export async function startServer(options: { apiKey: string; name: string; env?: NodeJS.ProcessEnv }): Promise<TRunningServer> {
+  await buildApp();
+  const port = await freePort();
+  const slug = options.name.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+  const child = spawn("npm", ["start", "--silent"], {
+    cwd: root,
+    stdio: "ignore",
+    detached: true,
+    env: {
+      ...process.env,
+      DATABASE_URL: "",
+      PORT: String(port),
+      REPRISE_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), `reprise-${slug}-`)),
+      REPRISE_LOG_LEVEL: "warn",
+      REPRISE_INIT_ORG_NAME: options.name,
+      REPRISE_INIT_USER_EMAIL: `${slug}@example.com`,
+      REPRISE_INIT_USER_PASSWORD: `${slug} system password`,
+      REPRISE_INIT_API_KEY: options.apiKey,
+      ...options.env,
+    },
+  });
+  try {
+    await waitHealthy(port);
+  } catch (error) {
+    stopProcessGroup(child);
+    throw error;
+  }
+  return { baseUrl: `http://127.0.0.1:${port}`, port, apiKey: options.apiKey, stop: () => stopProcessGroup(child) };
 }

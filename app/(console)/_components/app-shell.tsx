@@ -12,6 +12,7 @@ const NAV = [
   { href: "/traces", label: "Traces" },
   { href: "/datasets", label: "Datasets" },
   { href: "/assertions", label: "Assertions" },
+  { href: "/review", label: "Review" },
   { href: "/graders", label: "Graders" },
   { href: "/sim-plan", label: "Sim plan" },
   { href: "/replays", label: "Replays" },
@@ -44,7 +45,7 @@ export function AppShell({ user, children }: { user: { email: string; organizati
                     aria-current={active ? "page" : undefined}
                     className={cn(
                       "block rounded-md px-3 py-1.5 whitespace-nowrap",
-                      active ? "bg-accent-50 font-medium text-accent-700" : "text-zinc-700 hover:bg-zinc-100",
+                      active ? "bg-accent-50 font-medium text-accent-700 dark:text-accent-300" : "text-zinc-700 hover:bg-zinc-100",
                     )}
                   >
                     {item.label}

@@ -15,7 +15,7 @@ export function FirstTraceGuide() {
       </div>
       <ol className="list-decimal space-y-4 pl-5">
         <li>
-          Create an API key under <Link className="font-medium text-accent-700 underline" href="/settings">Settings</Link>.
+          Create an API key under <Link className="font-medium text-accent-700 dark:text-accent-300 underline" href="/settings">Settings</Link>.
         </li>
         <li>
           Point the SDK at this server and wrap a function:

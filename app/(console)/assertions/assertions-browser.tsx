@@ -45,7 +45,7 @@ export function AssertionsBrowser() {
         list.data.assertions.length === 0 ? (
           <Card>
             <EmptyState title={traceFunctionKey ? "No assertions for this trace function" : "No assertions yet"}>
-              <p>Open a trace from the <Link className="text-accent-700 underline" href="/traces">trace list</Link> and choose <strong>Add assertion</strong> to say what it must keep doing.</p>
+              <p>Open a trace from the <Link className="text-accent-700 dark:text-accent-300 underline" href="/traces">trace list</Link> and choose <strong>Add assertion</strong> to say what it must keep doing.</p>
               <p>Agents can write them too, with <code className="rounded bg-zinc-100 px-1">POST /api/sdk/traces/assertions</code>.</p>
             </EmptyState>
           </Card>
@@ -55,7 +55,7 @@ export function AssertionsBrowser() {
             <ul className="divide-y divide-zinc-100">
               {rows.map((a) => (
                 <AssertionItem key={a.id} assertion={a} onEdit={() => setEditing(a)}
-                  context={<>on <Link className="text-accent-700 hover:underline" href={`/traces/${a.trace.id}`}>{a.trace.name || a.trace.id.slice(0, 8)}</Link></>} />
+                  context={<>on <Link className="text-accent-700 dark:text-accent-300 hover:underline" href={`/traces/${a.trace.id}`}>{a.trace.name || a.trace.id.slice(0, 8)}</Link></>} />
               ))}
             </ul>
           </Card>

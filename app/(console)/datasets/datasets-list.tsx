@@ -30,7 +30,7 @@ export function DatasetsList() {
             {list.map((d) => (
               <li key={d.id} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3">
                 <div className="min-w-0">
-                  <Link href={`/datasets/${d.id}`} className="font-medium text-accent-700 hover:underline">{d.name}</Link>
+                  <Link href={`/datasets/${d.id}`} className="font-medium text-accent-700 dark:text-accent-300 hover:underline">{d.name}</Link>
                   {d.description ? <p className="truncate text-xs text-zinc-500">{d.description}</p> : null}
                 </div>
                 <span className="text-xs text-zinc-500">{d.traceCount} traces · {d.graders.length} graders · updated {formatRelative(d.updatedAt)}</span>
@@ -48,21 +48,30 @@ export function DatasetDialog({ onClose, dataset }: { onClose: () => void; datas
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [form, setForm] = useState({ traceFunctionKey: dataset?.traceFunctionKey ?? "", name: dataset?.name ?? "", description: dataset?.description ?? "" });
-  const save = useMutation(trpc.datasets.save.mutationOptions({
-    onSuccess: async () => { await queryClient.invalidateQueries({ queryKey: trpc.datasets.pathKey() }); onClose(); },
-  }));
-  const submit = (e: FormEvent) => { e.preventDefault(); save.mutate(form); };
-  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  const done = async () => { await queryClient.invalidateQueries({ queryKey: trpc.datasets.pathKey() }); onClose(); };
+  // "New" never overwrites: an existing name is refused, with a link to that dataset. Edit keeps name and function.
+  const create = useMutation(trpc.datasets.create.mutationOptions({ onSuccess: done }));
+  const save = useMutation(trpc.datasets.save.mutationOptions({ onSuccess: done }));
+  const mutation = dataset ? save : create;
+  const conflict = !dataset && create.error?.data?.code === "CONFLICT";
+  const existing = useQuery({ ...trpc.datasets.list.queryOptions({ traceFunctionKey: form.traceFunctionKey }), enabled: conflict && form.traceFunctionKey !== "" });
+  const existingId = existing.data?.datasets.find((d) => d.name === form.name.trim() || d.name === form.name)?.id;
+  const submit = (e: FormEvent) => { e.preventDefault(); mutation.mutate(form); };
+  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => { create.reset(); setForm((f) => ({ ...f, [k]: e.target.value })); };
   return (
     <Dialog open onOpenChange={(o) => { if (!o) onClose(); }} title={dataset ? "Edit dataset" : "New dataset"}>
       <form onSubmit={submit} className="space-y-4">
         <Field label="Trace function">{(id) => <Input id={id} required disabled={Boolean(dataset)} value={form.traceFunctionKey} onChange={set("traceFunctionKey")} placeholder="answer-question" />}</Field>
         <Field label="Dataset name">{(id) => <Input id={id} required disabled={Boolean(dataset)} value={form.name} onChange={set("name")} />}</Field>
         <Field label="Description">{(id) => <Textarea id={id} value={form.description} onChange={set("description")} />}</Field>
-        <FormError error={save.error} />
+        {conflict ? (
+          <p role="alert" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800">
+            {create.error?.message} Choose another name{existingId ? <>, or <Link className="font-medium underline" href={`/datasets/${existingId}`} onClick={onClose}>open the existing dataset</Link></> : null}.
+          </p>
+        ) : <FormError error={mutation.error} />}
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button type="submit" disabled={save.isPending}>{dataset ? "Save" : "Create dataset"}</Button>
+          <Button type="submit" disabled={mutation.isPending}>{dataset ? "Save" : "Create dataset"}</Button>
         </div>
       </form>
     </Dialog>

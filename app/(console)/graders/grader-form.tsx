@@ -1,6 +1,6 @@
 "use client";
 // The grader form: target and check for rule graders, model and instructions for LLM judges.
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button.tsx";
 import { Dialog } from "@/components/ui/dialog.tsx";
@@ -11,7 +11,12 @@ import { CheckFields, checkFromConfig, toCheck, type CheckState } from "@/compon
 import { TargetPicker, targetFromConfig, toTarget, type TargetState } from "@/components/target-picker.tsx";
 import type { Grader } from "./graders-list.tsx";
 
-export function GraderDialog({ grader, onClose }: { grader: Grader | null; onClose: () => void }) {
+export function GraderDialog({ grader, onClose, onOpenExisting }: {
+  grader: Grader | null;
+  onClose: () => void;
+  /** Switches the dialog to editing this grader (offered when "New" names an existing one). */
+  onOpenExisting?: (existing: Grader) => void;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const config = (grader?.config ?? {}) as Record<string, any>;
@@ -25,16 +30,28 @@ export function GraderDialog({ grader, onClose }: { grader: Grader | null; onClo
   });
   const [target, setTarget] = useState<TargetState>(targetFromConfig(config.target));
   const [check, setCheck] = useState<CheckState>(checkFromConfig(config.check));
-  const save = useMutation(trpc.graders.save.mutationOptions({
-    onSuccess: async () => { await queryClient.invalidateQueries({ queryKey: trpc.graders.list.queryKey() }); onClose(); },
-  }));
-  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  const done = async () => { await queryClient.invalidateQueries({ queryKey: trpc.graders.list.queryKey() }); onClose(); };
+  // "New" never overwrites: an existing name is refused, with the offer to edit that grader instead.
+  const create = useMutation(trpc.graders.create.mutationOptions({ onSuccess: done }));
+  const save = useMutation(trpc.graders.save.mutationOptions({ onSuccess: done }));
+  const mutation = grader ? save : create;
+  const conflict = !grader && create.error?.data?.code === "CONFLICT";
+  const graders = useQuery({ ...trpc.graders.list.queryOptions({ traceFunctionKey: form.traceFunctionKey.trim() }), enabled: conflict });
+  const existing = graders.data?.find((g) => g.name === form.name.trim());
+  // An LLM judge with nowhere to send its prompt fails on every trace: say so before it is saved.
+  const judge = useQuery({ ...trpc.graders.judgeStatus.queryOptions(), enabled: form.kind === "llm_judge" });
+  const judgeMissing = form.kind === "llm_judge" && judge.data?.configured === false;
+  const [confirmedNoJudge, setConfirmedNoJudge] = useState(false);
+  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => { create.reset(); setForm((f) => ({ ...f, [k]: e.target.value })); };
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (judgeMissing && !confirmedNoJudge) { setConfirmedNoJudge(true); return; }
     const cfg = form.kind === "rule"
       ? { target: toTarget(target), check: toCheck(check) }
       : { model: form.model, instructions: form.instructions, target: toTarget(target) };
-    save.mutate({ ...(grader ? { id: grader.id } : {}), name: form.name, traceFunctionKey: form.traceFunctionKey, kind: form.kind, config: cfg, live: form.live });
+    const body = { name: form.name, traceFunctionKey: form.traceFunctionKey, kind: form.kind, config: cfg, live: form.live };
+    if (grader) save.mutate({ id: grader.id, ...body });
+    else create.mutate(body);
   };
   return (
     <Dialog open onOpenChange={(o) => { if (!o) onClose(); }} title={grader ? `Edit ${grader.name}` : "New grader"}>
@@ -56,10 +73,22 @@ export function GraderDialog({ grader, onClose }: { grader: Grader | null; onClo
         <label className="flex items-center gap-2 text-sm text-zinc-700">
           <input type="checkbox" checked={form.live} onChange={(e) => setForm((f) => ({ ...f, live: e.target.checked }))} /> Grade every new trace of this function (live)
         </label>
-        <FormError error={save.error} />
+        {judgeMissing ? (
+          <p role="alert" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800">
+            No judge model is configured on this server: OPENAI_API_KEY is not set and OPENAI_BASE_URL is the default
+            ({judge.data?.baseUrl}), so this grader will record an error for every trace until an operator sets one of them.
+            {confirmedNoJudge ? " Press the button again to save it anyway." : null}
+          </p>
+        ) : null}
+        {conflict ? (
+          <p role="alert" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800">
+            {create.error?.message} Choose another name
+            {existing && onOpenExisting ? <>, or <button type="button" className="font-medium underline" onClick={() => onOpenExisting(existing)}>edit the existing grader</button></> : null}.
+          </p>
+        ) : <FormError error={mutation.error} />}
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button type="submit" disabled={save.isPending}>{grader ? "Save" : "Create grader"}</Button>
+          <Button type="submit" disabled={mutation.isPending}>{judgeMissing && confirmedNoJudge ? "Save anyway" : grader ? "Save" : "Create grader"}</Button>
         </div>
       </form>
     </Dialog>

@@ -44,7 +44,7 @@ export function GradersList() {
           </ul>
         )}
       </Card>
-      {editing ? <GraderDialog grader={editing === "new" ? null : editing} onClose={() => setEditing(null)} /> : null}
+      {editing ? <GraderDialog key={editing === "new" ? "new" : editing.id} grader={editing === "new" ? null : editing} onClose={() => setEditing(null)} onOpenExisting={setEditing} /> : null}
     </div>
   );
 }

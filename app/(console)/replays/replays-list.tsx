@@ -41,7 +41,7 @@ export function ReplaysList() {
                 {list.data.experiments.map((e) => (
                   <tr key={e.id} className="hover:bg-zinc-50">
                     <td className="max-w-80 px-4 py-2">
-                      <Link href={`/replays/${e.id}`} className="block truncate font-medium text-accent-700 hover:underline">{e.name || `Replay ${e.id.slice(0, 8)}`}</Link>
+                      <Link href={`/replays/${e.id}`} className="block truncate font-medium text-accent-700 dark:text-accent-300 hover:underline">{e.name || `Replay ${e.id.slice(0, 8)}`}</Link>
                       {e.notes ? <span className="block truncate text-xs text-zinc-500">{e.notes}</span> : null}
                     </td>
                     <td className="px-3 py-2 font-mono text-xs">{e.traceFunctionKey}</td>

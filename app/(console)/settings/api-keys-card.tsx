@@ -37,7 +37,7 @@ export function ApiKeysCard() {
 
 function KeysTable({ rows }: { rows: ApiKeyRow[] }) {
   return (
-    <div className="overflow-x-auto">
+    <div className="relative overflow-x-auto">
       <table className="w-full text-left text-sm">
         <thead className="text-xs text-zinc-500">
           <tr>

@@ -51,7 +51,7 @@ function NodeRow({ node }: { node: Node }) {
           {node.contentOffSpanCount ? `, ${formatNumber(node.contentOffSpanCount)} recorded without content` : ""}
         </p>
         {node.lockMessage ? <p className="mt-1 text-xs text-amber-800">{node.lockMessage}</p> : null}
-        {refused ? <p role="alert" className="mt-1 text-xs text-red-700">{refused.reason}</p> : null}
+        {refused ? <p role="alert" className="mt-1 text-xs text-red-700 dark:text-red-300">{refused.reason}</p> : null}
         {cascaded.length ? (
           <p role="status" className="mt-1 text-xs text-zinc-600">Also turned off beneath it: {cascaded.map((c) => c.name).join(", ")}</p>
         ) : null}

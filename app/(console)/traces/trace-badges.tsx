@@ -1,5 +1,6 @@
 import { Badge, type BadgeTone } from "@/components/ui/badge.tsx";
 import type { RouterOutputs } from "@/components/trpc/types.ts";
+import { formatDateTime, formatRelative } from "@/components/ui/format.ts";
 
 type Verdict = Pick<NonNullable<RouterOutputs["traces"]["get"]["verdict"]>, "labelStatus" | "label" | "labelSource" | "approved">;
 
@@ -37,6 +38,20 @@ export function VerdictBadge({ verdict }: { verdict: Verdict | null | undefined 
         {verdict.labelSource}
         {pending ? " · unapproved" : verdict.labelSource !== "human" ? " · approved" : ""}
       </span>
+    </span>
+  );
+}
+
+type VerdictRecord = RouterOutputs["traces"]["get"]["verdictRecords"][number];
+
+/** Who recorded the current verdict of a target and when ("by ada@example.com · 2 min ago"). */
+export function RecordedBy({ records, assertionId }: { records: VerdictRecord[]; assertionId: string | null }) {
+  const r = records.find((x) => x.assertionId === assertionId);
+  if (!r) return null;
+  const who = r.recordedBy ?? (r.labelSource === "human" ? "a deleted user" : `an ${r.labelSource === "judge" ? "LLM judge" : "agent"} (API key)`);
+  return (
+    <span className="text-xs text-zinc-500" data-testid="recorded-by">
+      by {who} · <time dateTime={r.recordedAt} title={formatDateTime(r.recordedAt)}>{formatRelative(r.recordedAt)}</time>
     </span>
   );
 }

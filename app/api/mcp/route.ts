@@ -1,6 +1,5 @@
 import { deleteMcp, getMcp, postMcp } from "@/server/mcp/mcp.http.ts";
+import { routeMethods } from "@/server/http/methods.http.ts";
 
 export const dynamic = "force-dynamic";
-export const POST = postMcp;
-export const GET = getMcp;
-export const DELETE = deleteMcp;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: getMcp, POST: postMcp, DELETE: deleteMcp });

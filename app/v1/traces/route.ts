@@ -1,4 +1,5 @@
 import { postNativeTraces } from "@/server/ingest/native/native.http.ts";
+import { routeMethods } from "@/server/http/methods.http.ts";
 
 export const dynamic = "force-dynamic";
-export const POST = postNativeTraces;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ POST: postNativeTraces });

@@ -23,7 +23,7 @@ export const TEST_RUN_ID = "7a1f5c1e-4b4e-4c53-9a34-2d1c0f7e9b10";
 /**
  * The replay side of the recorder: selects originals, serves their spans (`externalSpans/{id}`,
  * `replay/spanTree/{id}`) and answers `replay/status` and `replay/complete` from the carriers it acknowledged,
- * exactly as a server that persisted them would (docs/api.md, replay).
+ * exactly as a server that persisted them would (docs/replay.md, "Status: the persistence barrier").
  */
 export class ReplayState {
   originals: OriginalTrace[] = [];

@@ -3,7 +3,7 @@ import type { Carrier, RecordedRequest } from "../recorder/types.ts";
 import { API_KEY } from "./constants.ts";
 import type { Ctx } from "./harness.ts";
 
-/** Wire target, decompressed ceiling and gzip threshold (docs/api.md, Limits). */
+/** Wire target, decompressed ceiling and gzip threshold (docs/sdk-transport.md, "Limits"). */
 export const WIRE_TARGET = 3_000_000;
 export const DECOMPRESSED_CEILING = 8_000_000;
 export const GZIP_THRESHOLD = 8_192;

@@ -5,26 +5,10 @@ import { checkRequestInvariants } from "./checks.ts";
 import { API_KEY, KEY } from "./constants.ts";
 import { Driver } from "./driver.ts";
 import { discoverSdks, type SdkManifest } from "./sdks.ts";
+import type { TreeSpan } from "./tree-span.ts";
 
 export { API_KEY, KEY } from "./constants.ts";
-
-/** A span of the `trace` command's tree (PROTOCOL.md, A span). */
-export interface TreeSpan {
-  name: string;
-  type?: string;
-  input?: unknown;
-  output?: unknown;
-  contexts?: Array<Record<string, unknown>>;
-  metadata?: Record<string, unknown>;
-  traceName?: string;
-  sessionId?: string;
-  error?: string;
-  sleepMs?: number;
-  mockOnReplay?: boolean;
-  drop?: boolean;
-  background?: boolean;
-  children?: TreeSpan[];
-}
+export type { TreeSpan } from "./tree-span.ts";
 
 /** What a scenario works with: the recorder, the driver of the SDK under test, and shortcuts. */
 export interface Ctx {
@@ -44,7 +28,7 @@ export interface Ctx {
 /** One rule checked against every SDK. */
 export interface Scenario {
   name: string;
-  /** The rule it checks, as docs/api.md names it. */
+  /** The rule it checks, as docs/sdk-transport.md numbers it. */
   rule: string;
   /**
    * The break the TypeScript driver applies when proving this scenario fails (`REPRISE_CONFORMANCE_BREAK`,

@@ -1,5 +1,5 @@
 // Blocking calls besides replay: function lookup, function-execution traces and detached trace updates
-// (docs/api.md, functions/lookup, internal_trace carriers, PATCH /api/sdk/traces/{traceId}).
+// (docs/api/functions.md; docs/sdk-transport.md, rule 1; docs/api/traces.md, "PATCH /api/sdk/traces/{traceId}").
 import { expect } from "vitest";
 import { containsValue } from "../runner/checks.ts";
 import { conformance } from "../runner/harness.ts";

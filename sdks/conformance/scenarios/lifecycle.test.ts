@@ -28,7 +28,7 @@ conformance("completion, close and the queue", [
   },
   {
     name: "the completion waits for a background child that outlives the root, without blocking the caller",
-    rule: "trace completion rule 6",
+    rule: "Completion: the completion waits for every span",
     breaks: "complete-early",
     async run(ctx) {
       const { traceId } = await ctx.trace({ name: "root", output: "r", children: [{ name: "bg", background: true, sleepMs: 1_000, output: "late" }] });

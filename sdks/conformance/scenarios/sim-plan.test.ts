@@ -52,7 +52,7 @@ conformance("sim plan", [
   },
   {
     name: "a content-off span is sent without its content and flagged, not withheld",
-    rule: "sim plan rule 2",
+    rule: "Sim plan: content-off spans are sent without content",
     breaks: "content-off-withheld",
     setup: (recorder) => {
       recorder.simPlanNodes = [

@@ -1,23 +1,9 @@
 import type { Reprise } from "../src/index.js";
 import type { SpanType } from "../src/tracing/types.js";
+import type { TreeSpan as ConformanceTreeSpan } from "../../conformance/runner/tree-span.js";
 
-/** A span of the `trace` command (sdks/conformance/PROTOCOL.md, A span). */
-export interface TreeSpan {
-  name: string;
-  type?: SpanType;
-  input?: unknown;
-  output?: unknown;
-  contexts?: Array<Record<string, unknown>>;
-  metadata?: Record<string, unknown>;
-  traceName?: string;
-  sessionId?: string;
-  error?: string;
-  sleepMs?: number;
-  mockOnReplay?: boolean;
-  drop?: boolean;
-  background?: boolean;
-  children?: TreeSpan[];
-}
+/** A span of the `trace` command, as the conformance runner sends it (sdks/conformance/PROTOCOL.md, A span). */
+export type TreeSpan = ConformanceTreeSpan<SpanType>;
 
 /** Expands `{"$repeat": s, "count": n}` anywhere in a value (PROTOCOL.md, Values). */
 export function expandValues(value: unknown): unknown {

@@ -23,7 +23,7 @@ interface TracedMarker {
   traceFunctionKey: string;
 }
 
-/** A case written as a `seeded` trace by `seedTrace` (interface, Trace: ingestion_type). */
+/** A case written as a `seeded` trace by `seedTrace` (docs/api/ingestion.md, "Trace completion"). */
 export interface SeedCase {
   traceFunctionKey: string;
   /** The argument array the function would receive (a non-array is one argument). */
@@ -40,7 +40,7 @@ export interface SeedCase {
   sessionId?: string;
 }
 
-/** What `lookupFunction` returns (wire-facts §8). */
+/** What `lookupFunction` returns (docs/api/functions.md, "POST /api/sdk/functions/lookup"). */
 export interface FunctionInfo {
   id: string;
   name?: string;

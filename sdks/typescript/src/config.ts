@@ -2,9 +2,9 @@ import type { RepriseLogger } from "./logger.js";
 
 /** Default base URL of a local Reprise server. */
 export const DEFAULT_SERVICE_URL = "http://localhost:3000";
-/** SDK wire target per OTLP request (interface, Limits). */
+/** SDK wire target per OTLP request (docs/sdk-transport.md, rule 3). */
 export const MAX_REQUEST_BYTES = 3_000_000;
-/** Default and ceiling of concurrent OTLP requests (interface, Limits). */
+/** Default and ceiling of concurrent OTLP requests (docs/sdk-transport.md, rule 3). */
 export const DEFAULT_EXPORT_CONCURRENCY = 32;
 const MAX_EXPORT_CONCURRENCY = 64;
 
@@ -79,8 +79,8 @@ export interface ConfigWarning {
 type Env = Record<string, string | undefined>;
 
 /**
- * Resolves the client configuration: constructor option, then environment variable, then default (STYLE.md, SDK).
- * Pure: it returns the warnings instead of printing them.
+ * Resolves the client configuration: constructor option, then environment variable, then default
+ * (sdks/typescript/README.md, "Configuration"). Pure: it returns the warnings instead of printing them.
  */
 export function resolveConfig(
   options: RepriseOptions = {},

@@ -17,14 +17,17 @@ export class RepriseApiError extends RepriseError {
     readonly status?: number,
     /** The server's snake_case error code, when it sent one. */
     readonly code?: string,
-    /** Absolute URL where the problem can be fixed, when the server named one (wire-facts §1.4). */
+    /** Absolute URL where the problem can be fixed, when the server named one (docs/sdk-transport.md, "Responses"). */
     readonly url?: string,
   ) {
     super(message);
   }
 }
 
-/** `lookupFunction(name)` found nothing: the server answered `{id: null}` (interface, functions/lookup). */
+/**
+ * `lookupFunction(name)` found nothing: the server answered `{id: null}` (docs/api/functions.md,
+ * "POST /api/sdk/functions/lookup").
+ */
 export class FunctionNotFoundError extends RepriseError {
   constructor(
     readonly functionName: string,
@@ -37,7 +40,7 @@ export class FunctionNotFoundError extends RepriseError {
 
 /**
  * The replay barrier timed out: some replayed traces were not confirmed persisted, so the run was NOT completed
- * (interface, transport rule 11).
+ * (docs/sdk-transport.md, rule 11).
  */
 export class ReplayBarrierTimeoutError extends RepriseError {
   constructor(

@@ -14,7 +14,7 @@ export const stderrLogger: RepriseLogger = {
 const warnedKeys = new Set<string>();
 
 /**
- * Warns once per process for a given key (interface: invalid limits and trimming "warn once").
+ * Warns once per process for a given key (docs/sdk-transport.md, rule 6: the SDK warns once).
  * Returns true when the warning was emitted.
  */
 export function warnOnce(logger: RepriseLogger, key: string, message: string): boolean {

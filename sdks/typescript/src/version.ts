@@ -1,13 +1,13 @@
 /** Version of this SDK, sent as `sdkVersion` in every payload and in the OTLP resource. */
 export const SDK_VERSION = "0.1.0";
 
-/** SDK origin name stored in `rawSpan.span_origin.name` (decisions.md, Naming). */
+/** SDK origin name stored in `rawSpan.span_origin.name` (docs/sdk-transport.md, "Payloads": Origin). */
 export const SDK_ORIGIN_NAME = "reprise.sdk.typescript";
 
-/** Origin tag for spans and traces recorded by the wrappers (wire-facts §3.1 `source`). */
+/** Origin tag for spans and traces recorded by the wrappers (docs/sdk-transport.md, "Payloads": Origin). */
 export const SDK_SOURCE = "typescript-sdk-function";
 
-/** OTLP resource `service.name` of the private provider (wire-facts §6.2). */
+/** OTLP resource `service.name` of the private provider (docs/sdk-transport.md, "Payloads": Origin). */
 export const SDK_SERVICE_NAME = "reprise-typescript-sdk";
 
 /** OTLP instrumentation scope name of the carrier spans. */

@@ -198,6 +198,18 @@ describe("current trace", () => {
     });
   });
 
+  it("records a prompt object as its JSON text, a string as it is", async () => {
+    const { client, server } = await clientAndServer();
+    const messages = [{ role: "system", content: "Be brief." }, { role: "user", content: "2+2?" }];
+    const call = client.withSpan("callModel", { type: "llm" }, async () => { client.getCurrentSpan().setPrompt(messages); });
+    const plain = client.withSpan("plain", async () => { client.getCurrentSpan().setPrompt("Say hi"); });
+    await client.withTrace("prompted", async () => { await call(); await plain(); })();
+    await client.flushTraces();
+    const spans = spansOf(allCarriers(server));
+    expect(spans.find((s) => s.rawSpan.span_data.name === "callModel")!.rawSpan.span_data.prompt).toBe(JSON.stringify(messages));
+    expect(spans.find((s) => s.rawSpan.span_data.name === "plain")!.rawSpan.span_data.prompt).toBe("Say hi");
+  });
+
   it("drop() suppresses later spans and marks the completion dropped", async () => {
     const { client, server } = await clientAndServer();
     const before = client.withSpan("before", () => 1);

@@ -67,7 +67,7 @@ function spanCarrier(index: number, input: unknown = `question ${index}`): Carri
 }
 
 describe("transport, direct mode", () => {
-  it("POSTs OTLP/JSON carriers shaped like wire-facts §6.1", async () => {
+  it("POSTs OTLP/JSON carriers shaped like docs/api/ingestion.md (\"OTLP\")", async () => {
     const s = await server();
     const { t } = transport(s.url);
     const carrier = spanCarrier(1);

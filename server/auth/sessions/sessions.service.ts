@@ -8,6 +8,7 @@ import { hashPassword, verifyPassword } from "../passwords.ts";
 import * as q from "./sessions.queries.ts";
 import type { TSessionUser, TSignInInput } from "./sessions.schemas.ts";
 import type { SignInLimiter } from "./sign-in-limiter.ts";
+import { getPasswordCheckBudget, type PasswordCheckBudget } from "./password-budget.ts";
 
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60_000;
 /** Only write last_seen_at when older than this, so reads do not become writes on every request. */
@@ -24,15 +25,28 @@ export interface SignInResult {
   userId: string;
 }
 
-/** Checks the password and opens a session; a wrong email or password is one 401, too many a 429. */
-export async function signIn(db: DbClient, limiter: SignInLimiter, input: TSignInInput, ip: string): Promise<SignInResult> {
-  const wait = limiter.retryAfterSeconds(input.email, ip);
+/**
+ * Checks the password within the global budget and opens a session; a wrong email or password is one 401,
+ * too many failures or too many checks at once a 429.
+ */
+export async function signIn(
+  db: DbClient,
+  limiter: SignInLimiter,
+  input: TSignInInput,
+  ip: string,
+  budget: PasswordCheckBudget = getPasswordCheckBudget(),
+): Promise<SignInResult> {
+  const wait = limiter.admit(input.email, ip);
   if (wait > 0) {
-    throw new AppError("rate_limited", `Too many failed sign-ins. Try again in ${Math.ceil(wait / 60)} minute(s).`, { retryAfter: wait });
+    const when = wait < 60 ? `${wait} second(s)` : `${Math.ceil(wait / 60)} minute(s)`;
+    throw new AppError("rate_limited", `Too many failed sign-ins. Try again in ${when}.`, { retryAfter: wait });
   }
-  const user = await q.findUserForSignIn(db, input.email);
-  dummyHash ??= hashPassword(randomBytes(16).toString("hex"));
-  const ok = await verifyPassword(input.password, user?.passwordHash ?? (await dummyHash));
+  // The whole check runs within the budget, the user lookup too: a refused attempt costs no query.
+  const { user, ok } = await budget.run(async () => {
+    const found = await q.findUserForSignIn(db, input.email);
+    dummyHash ??= hashPassword(randomBytes(16).toString("hex"));
+    return { user: found, ok: await verifyPassword(input.password, found?.passwordHash ?? (await dummyHash)) };
+  });
   if (!user || !ok) {
     limiter.recordFailure(input.email, ip);
     throw new AppError("unauthorized", "Wrong email or password.");

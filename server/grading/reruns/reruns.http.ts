@@ -1,4 +1,4 @@
-// POST/GET /api/sdk/datasets/{id}/rerunGraders (http-interface.md; shapes of wire-facts §15).
+// POST/GET /api/sdk/datasets/{id}/rerunGraders (docs/api/graders.md).
 import { defineRoute } from "../../http/define-route.ts";
 import { ZGetRerunQuery, ZRerunParams, ZStartRerunBody } from "./reruns.schemas.ts";
 import { getRerun, startRerun } from "./reruns.service.ts";

@@ -3,9 +3,16 @@
 import type { DbClient } from "../../db/client.ts";
 import { sql } from "../../db/sql.ts";
 
+/** What a re-run grades: a dataset's traces, an experiment's replay traces, or those of a group's experiments. */
+export type RerunSubject = { kind: "dataset" | "experiment" | "experimentGroup"; id: string };
+
+const SUBJECT_COLUMN = { dataset: sql`dataset_id`, experiment: sql`experiment_id`, experimentGroup: sql`experiment_group_id` } as const;
+
 export interface RerunRow {
   id: string;
-  datasetId: string;
+  datasetId: string | null;
+  experimentId: string | null;
+  experimentGroupId: string | null;
   status: string;
   graderIds: string[];
   totalTraces: number;
@@ -17,49 +24,59 @@ export interface RerunRow {
   updatedAt: Date;
 }
 
-const COLUMNS = sql`id, dataset_id AS "datasetId", status, grader_ids AS "graderIds", total_traces AS "totalTraces",
+const COLUMNS = sql`id, dataset_id AS "datasetId", experiment_id AS "experimentId", experiment_group_id AS "experimentGroupId", status, grader_ids AS "graderIds", total_traces AS "totalTraces",
   completed_traces AS "completedTraces", traces_graded AS "tracesGraded", graders_run AS "gradersRun", error,
   created_at AS "createdAt", updated_at AS "updatedAt"`;
 
-export async function findActiveRerun(db: DbClient, organizationId: string, datasetId: string, lock = false): Promise<RerunRow | null> {
+export async function findActiveRerun(db: DbClient, organizationId: string, subject: RerunSubject, lock = false): Promise<RerunRow | null> {
   const [row] = await db.sql.query<RerunRow>(sql`
     SELECT ${COLUMNS} FROM grader_reruns
-    WHERE organization_id = ${organizationId}::uuid AND dataset_id = ${datasetId}::uuid AND status IN ('pending', 'running')
+    WHERE organization_id = ${organizationId}::uuid AND ${SUBJECT_COLUMN[subject.kind]} = ${subject.id}::uuid AND status IN ('pending', 'running')
     ${lock ? sql`FOR UPDATE` : sql``}`);
   return row ?? null;
 }
 
-export async function findRerun(db: DbClient, organizationId: string, datasetId: string, runId: string): Promise<RerunRow | null> {
+export async function findRerun(db: DbClient, organizationId: string, subject: RerunSubject, runId: string): Promise<RerunRow | null> {
   const [row] = await db.sql.query<RerunRow>(sql`
     SELECT ${COLUMNS} FROM grader_reruns
-    WHERE organization_id = ${organizationId}::uuid AND dataset_id = ${datasetId}::uuid AND id = ${runId}::uuid`);
+    WHERE organization_id = ${organizationId}::uuid AND ${SUBJECT_COLUMN[subject.kind]} = ${subject.id}::uuid AND id = ${runId}::uuid`);
   return row ?? null;
 }
 
-/** Inserts a pending run unless the dataset already has an active one (then null: join or refuse it). */
-export async function insertRerunIfNoneActive(db: DbClient, r: { id: string; organizationId: string; datasetId: string; graderIds: string[] }): Promise<RerunRow | null> {
+/** Inserts a pending run unless the subject already has an active one (then null: join or refuse it). */
+export async function insertRerunIfNoneActive(db: DbClient, r: { id: string; organizationId: string; subject: RerunSubject; graderIds: string[] }): Promise<RerunRow | null> {
+  const column = SUBJECT_COLUMN[r.subject.kind];
   const [row] = await db.sql.query<RerunRow>(sql`
-    INSERT INTO grader_reruns (id, organization_id, dataset_id, grader_ids, status)
-    VALUES (${r.id}::uuid, ${r.organizationId}::uuid, ${r.datasetId}::uuid, ${JSON.stringify(r.graderIds)}::jsonb, 'pending')
-    ON CONFLICT (dataset_id) WHERE status IN ('pending', 'running') DO NOTHING
+    INSERT INTO grader_reruns (id, organization_id, ${column}, grader_ids, status)
+    VALUES (${r.id}::uuid, ${r.organizationId}::uuid, ${r.subject.id}::uuid, ${JSON.stringify(r.graderIds)}::jsonb, 'pending')
+    ON CONFLICT (${column}) WHERE status IN ('pending', 'running') DO NOTHING
     RETURNING ${COLUMNS}`);
   return row ?? null;
 }
 
-/** Snapshots the dataset's traces × graders as the run's items; returns the trace ids. */
-export async function insertRerunItems(db: DbClient, run: { id: string; organizationId: string; datasetId: string; graderIds: string[] }): Promise<string[]> {
+/** The traces a re-run grades, in a stable order: a dataset's members, or the non-dropped replay traces of an experiment or of a group's experiments. */
+function subjectTraces(organizationId: string, subject: RerunSubject) {
+  if (subject.kind === "dataset") {
+    return sql`SELECT dt.trace_id AS trace_id FROM dataset_traces dt
+      JOIN traces t ON t.organization_id = dt.organization_id AND t.id = dt.trace_id
+      WHERE dt.dataset_id = ${subject.id}::uuid AND dt.organization_id = ${organizationId}::uuid`;
+  }
+  const runs = subject.kind === "experiment"
+    ? sql`SELECT ${subject.id}::uuid`
+    : sql`SELECT id FROM experiments WHERE organization_id = ${organizationId}::uuid AND experiment_group_id = ${subject.id}::uuid`;
+  return sql`SELECT t.id AS trace_id FROM traces t
+    WHERE t.organization_id = ${organizationId}::uuid AND t.test_run_id IN (${runs}) AND t.dropped = false`;
+}
+
+/** Snapshots the subject's traces × graders as the run's items; returns the trace ids. */
+export async function insertRerunItems(db: DbClient, run: { id: string; organizationId: string; subject: RerunSubject; graderIds: string[] }): Promise<string[]> {
   const traces = await db.sql.query<{ traceId: string }>(sql`
-    SELECT dt.trace_id AS "traceId" FROM dataset_traces dt
-    JOIN traces t ON t.organization_id = dt.organization_id AND t.id = dt.trace_id
-    WHERE dt.dataset_id = ${run.datasetId}::uuid AND dt.organization_id = ${run.organizationId}::uuid
-    ORDER BY dt.added_at, dt.trace_id`);
+    SELECT trace_id AS "traceId" FROM (${subjectTraces(run.organizationId, run.subject)}) s ORDER BY trace_id`);
   await db.sql.query(sql`
     INSERT INTO grader_rerun_items (run_id, organization_id, trace_id, grader_id)
-    SELECT ${run.id}::uuid, dt.organization_id, dt.trace_id, g.value::uuid
-    FROM dataset_traces dt
-    JOIN traces t ON t.organization_id = dt.organization_id AND t.id = dt.trace_id
-    CROSS JOIN jsonb_array_elements_text(${JSON.stringify(run.graderIds)}::jsonb) AS g(value)
-    WHERE dt.dataset_id = ${run.datasetId}::uuid AND dt.organization_id = ${run.organizationId}::uuid`);
+    SELECT ${run.id}::uuid, ${run.organizationId}::uuid, s.trace_id, g.value::uuid
+    FROM (${subjectTraces(run.organizationId, run.subject)}) s
+    CROSS JOIN jsonb_array_elements_text(${JSON.stringify(run.graderIds)}::jsonb) AS g(value)`);
   const done = traces.length === 0;
   await db.sql.query(sql`
     UPDATE grader_reruns SET total_traces = ${traces.length},
@@ -128,4 +145,31 @@ export function selectDatasetWithGraders(db: DbClient, organizationId: string, d
     where: { id: datasetId, organizationId },
     select: { id: true, graders: { select: { grader: { select: { id: true, status: true, organizationId: true } } } } },
   });
+}
+
+/** The subject's newest run, whatever its status. */
+export async function findLatestRerun(db: DbClient, organizationId: string, subject: RerunSubject): Promise<RerunRow | null> {
+  const [row] = await db.sql.query<RerunRow>(sql`
+    SELECT ${COLUMNS} FROM grader_reruns
+    WHERE organization_id = ${organizationId}::uuid AND ${SUBJECT_COLUMN[subject.kind]} = ${subject.id}::uuid
+    ORDER BY created_at DESC, id DESC LIMIT 1`);
+  return row ?? null;
+}
+
+/** A run's items (trace × grader) with the label each grader now holds on the trace, newest trace first. */
+export function selectRerunResults(db: DbClient, organizationId: string, runId: string, take: number) {
+  return db.sql.query<{
+    trace_id: string; trace_name: string | null; grader_id: string; grader_name: string | null; graded: boolean | null;
+    label: boolean | null; label_reason: string | null; failure_diagnostic: string | null;
+  }>(sql`
+    SELECT i.trace_id::text AS trace_id, COALESCE(NULLIF(t.name, ''), t.trace_function_key) AS trace_name,
+      i.grader_id::text AS grader_id, g.name AS grader_name, i.graded,
+      l.label, l.label_reason, l.failure_diagnostic
+    FROM grader_rerun_items i
+    LEFT JOIN traces t ON t.organization_id = i.organization_id AND t.id = i.trace_id
+    LEFT JOIN graders g ON g.organization_id = i.organization_id AND g.id = i.grader_id
+    LEFT JOIN grader_labels l ON l.organization_id = i.organization_id AND l.trace_id = i.trace_id AND l.grader_id = i.grader_id
+    WHERE i.organization_id = ${organizationId}::uuid AND i.run_id = ${runId}::uuid
+    ORDER BY t.started_at DESC NULLS LAST, i.trace_id, g.name, i.grader_id
+    LIMIT ${take}`);
 }

@@ -1,4 +1,4 @@
-// Dataset grader re-run wire contracts (http-interface.md, "Dataset grader re-run"; wire-facts §15).
+// Dataset grader re-run wire contracts (docs/api/graders.md, "POST /api/sdk/datasets/{id}/rerunGraders").
 import { z } from "zod";
 
 export const ZRerunParams = z.object({ id: z.string() });
@@ -11,7 +11,10 @@ export const ZRerunStatus = z.enum(["pending", "running", "completed", "errored"
 
 export const ZGraderRerun = z.object({
   id: z.string(),
-  datasetId: z.string(),
+  /** The dataset re-graded; null for a re-run over an experiment or an experiment group. */
+  datasetId: z.string().nullable(),
+  experimentId: z.string().optional(),
+  experimentGroupId: z.string().optional(),
   status: ZRerunStatus,
   graderIds: z.array(z.string()),
   progress: z.object({ completedTraces: z.number().int(), totalTraces: z.number().int(), graderCount: z.number().int() }).optional(),

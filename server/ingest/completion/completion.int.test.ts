@@ -1,4 +1,4 @@
-// Trace completion under concurrency (http-interface.md, "Trace completion"): many requests racing to
+// Trace completion under concurrency (docs/api/ingestion.md, "Completion"): many requests racing to
 // finish one trace complete it exactly once, with one trace.completed event and a consistent state.
 // The race needs real concurrent transactions, so it runs on PostgreSQL (PGlite runs one at a time).
 import { randomUUID } from "node:crypto";

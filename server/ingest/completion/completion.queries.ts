@@ -1,4 +1,4 @@
-// Trace completion (http-interface.md, "Trace completion" state table), run inside the write
+// Trace completion (docs/api/ingestion.md, "Completion"), run inside the write
 // transaction after the traces upsert locked every trace the request touched. This is a fresh
 // statement, so under READ COMMITTED it sees the spans of every transaction that held a trace's lock
 // before us (they committed) plus our own: whichever request locks last counts everything.

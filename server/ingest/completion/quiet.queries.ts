@@ -64,7 +64,7 @@ export function selectIoSpans(tx: SqlClient, organizationId: string, traceId: st
 export async function updateRootIo(tx: SqlClient, organizationId: string, spanId: string, io: { input: unknown; output: unknown; ioFrom: unknown }): Promise<void> {
   const patch = JSON.stringify({ input: io.input ?? null, output: io.output ?? null, io_from: io.ioFrom });
   await tx.query(sql`
-    UPDATE spans SET raw_span = jsonb_set(raw_span, '{span_data}', COALESCE(raw_span->'span_data', '{}'::jsonb) || ${patch}::jsonb), updated_at = now()
+    UPDATE spans SET raw_span = jsonb_set(raw_span::jsonb, '{span_data}', COALESCE(raw_span::jsonb->'span_data', '{}'::jsonb) || ${patch}::jsonb)::json, updated_at = now()
     WHERE organization_id = ${organizationId}::uuid AND id = ${spanId}::uuid`);
 }
 

@@ -3,12 +3,10 @@
 // accepted and ignored, as a collector's traces-only pipeline would. A GenAI event without a valid
 // span context cannot be attached to anything and is reported in partialSuccess.
 import { decodeExportLogsRequestObject } from "../../../proto/otlp.ts";
-import { AppError } from "../../errors.ts";
+import { field, otlpEnvelope, type Obj } from "../otlp/envelope.ts";
 import { anyValue, hexId, keyValues, nanosToIso, type TOtelEvent } from "./otel-span.ts";
 
-type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => !!v && typeof v === "object" && !Array.isArray(v);
-const field = (o: Obj, camel: string, snake: string) => (o[camel] !== undefined ? o[camel] : o[snake]);
+const envelope = otlpEnvelope("ExportLogsServiceRequest");
 
 export interface TSpanEvent {
   location: string;
@@ -17,47 +15,19 @@ export interface TSpanEvent {
   event: TOtelEvent;
 }
 
-function invalid(path: string, message: string): AppError {
-  return new AppError("validation_failed", `Not an OTLP ExportLogsServiceRequest: ${path} ${message}`, { issues: [{ path, message }] });
-}
+type TDecodedLogs = { events: TSpanEvent[]; problems: string[] };
 
-function listOf(parent: Obj, camel: string, snake: string, path: string): Obj[] {
-  const value = parent[camel] ?? parent[snake];
-  if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) throw invalid(`${path}${camel}`, "must be a list");
-  value.forEach((entry, i) => {
-    if (!isObject(entry)) throw invalid(`${path}${camel}[${i}]`, "must be an object");
-  });
-  return value as Obj[];
-}
+export const decodeLogsJson = (body: Buffer): TDecodedLogs => decodeLogsObject(envelope.fromJson(body));
 
-export function decodeLogsJson(body: Buffer): { events: TSpanEvent[]; problems: string[] } {
-  let request: unknown;
-  try {
-    request = body.length === 0 ? {} : JSON.parse(body.toString("utf8"));
-  } catch (error) {
-    throw new AppError("invalid_json", `The request body is not valid JSON: ${(error as Error).message}`);
-  }
-  if (!isObject(request)) throw invalid("(body)", "must be a JSON object");
-  return decodeLogsObject(request);
-}
+export const decodeLogsProtobuf = (body: Buffer): TDecodedLogs =>
+  decodeLogsObject(envelope.fromProtobuf(body, decodeExportLogsRequestObject));
 
-export function decodeLogsProtobuf(body: Buffer): { events: TSpanEvent[]; problems: string[] } {
-  let request: Obj;
-  try {
-    request = decodeExportLogsRequestObject(body);
-  } catch (error) {
-    throw new AppError("validation_failed", `Not an OTLP ExportLogsServiceRequest: the protobuf body cannot be decoded (${(error as Error).message})`);
-  }
-  return decodeLogsObject(request);
-}
-
-function decodeLogsObject(request: Obj): { events: TSpanEvent[]; problems: string[] } {
+function decodeLogsObject(request: Obj): TDecodedLogs {
   const events: TSpanEvent[] = [];
   const problems: string[] = [];
-  listOf(request, "resourceLogs", "resource_logs", "").forEach((rl, i) => {
-    listOf(rl, "scopeLogs", "scope_logs", `resourceLogs[${i}].`).forEach((sl, j) => {
-      listOf(sl, "logRecords", "log_records", `resourceLogs[${i}].scopeLogs[${j}].`).forEach((record, k) => {
+  envelope.listOf(request, "resourceLogs", "resource_logs", "").forEach((rl, i) => {
+    envelope.listOf(rl, "scopeLogs", "scope_logs", `resourceLogs[${i}].`).forEach((sl, j) => {
+      envelope.listOf(sl, "logRecords", "log_records", `resourceLogs[${i}].scopeLogs[${j}].`).forEach((record, k) => {
         const location = `resourceLogs[${i}].scopeLogs[${j}].logRecords[${k}]`;
         const attributes = keyValues(record.attributes);
         const name = field(record, "eventName", "event_name") || attributes["event.name"];

@@ -3,11 +3,10 @@
 // is a 400 (docs/otel.md). A span that cannot be used (ids missing or malformed) is reported with its
 // location and reason, and counted in partialSuccess; every other span goes on.
 import { decodeExportRequestObject } from "../../../proto/otlp.ts";
-import { AppError } from "../../errors.ts";
+import { field, isObject, otlpEnvelope, type Obj } from "../otlp/envelope.ts";
 import { hasRemoteParent, hexId, keyValues, nanosToIso, spanKindOf, statusCodeOf, type TOtelEvent, type TOtelSpan } from "./otel-span.ts";
 
-type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => !!v && typeof v === "object" && !Array.isArray(v);
+const envelope = otlpEnvelope("ExportTraceServiceRequest");
 
 export interface TDecodedRequest {
   spans: Array<{ location: string; span: TOtelSpan }>;
@@ -15,53 +14,21 @@ export interface TDecodedRequest {
   problems: string[];
 }
 
-function invalid(path: string, message: string): AppError {
-  return new AppError("validation_failed", `Not an OTLP ExportTraceServiceRequest: ${path} ${message}`, { issues: [{ path, message }] });
-}
-
-/** A list field by its proto3 JSON name or its snake_case name; absent means empty. */
-function listOf(parent: Obj, camel: string, snake: string, path: string): Obj[] {
-  const value = parent[camel] ?? parent[snake];
-  if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) throw invalid(`${path}${camel}`, "must be a list");
-  value.forEach((entry, i) => {
-    if (!isObject(entry)) throw invalid(`${path}${camel}[${i}]`, "must be an object");
-  });
-  return value as Obj[];
-}
-
-const field = (o: Obj, camel: string, snake: string) => (o[camel] !== undefined ? o[camel] : o[snake]);
 const text = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
 
-export function decodeJsonRequest(body: Buffer): TDecodedRequest {
-  let request: unknown;
-  try {
-    request = body.length === 0 ? {} : JSON.parse(body.toString("utf8"));
-  } catch (error) {
-    throw new AppError("invalid_json", `The request body is not valid JSON: ${(error as Error).message}`);
-  }
-  if (!isObject(request)) throw invalid("(body)", "must be a JSON object");
-  return decodeRequestObject(request);
-}
+export const decodeJsonRequest = (body: Buffer): TDecodedRequest => decodeRequestObject(envelope.fromJson(body));
 
-export function decodeProtobufRequest(body: Buffer): TDecodedRequest {
-  let request: Obj;
-  try {
-    request = decodeExportRequestObject(body);
-  } catch (error) {
-    throw new AppError("validation_failed", `Not an OTLP ExportTraceServiceRequest: the protobuf body cannot be decoded (${(error as Error).message})`);
-  }
-  return decodeRequestObject(request);
-}
+export const decodeProtobufRequest = (body: Buffer): TDecodedRequest =>
+  decodeRequestObject(envelope.fromProtobuf(body, decodeExportRequestObject));
 
 function decodeRequestObject(request: Obj): TDecodedRequest {
   const out: TDecodedRequest = { spans: [], problems: [] };
-  listOf(request, "resourceSpans", "resource_spans", "").forEach((rs, i) => {
+  envelope.listOf(request, "resourceSpans", "resource_spans", "").forEach((rs, i) => {
     const resource = isObject(rs.resource) ? keyValues(rs.resource.attributes) : {};
-    listOf(rs, "scopeSpans", "scope_spans", `resourceSpans[${i}].`).forEach((ss, j) => {
+    envelope.listOf(rs, "scopeSpans", "scope_spans", `resourceSpans[${i}].`).forEach((ss, j) => {
       const scopeObj = isObject(ss.scope) ? ss.scope : {};
       const scope = { name: text(scopeObj.name), version: text(scopeObj.version) };
-      listOf(ss, "spans", "spans", `resourceSpans[${i}].scopeSpans[${j}].`).forEach((raw, k) => {
+      envelope.listOf(ss, "spans", "spans", `resourceSpans[${i}].scopeSpans[${j}].`).forEach((raw, k) => {
         const location = `resourceSpans[${i}].scopeSpans[${j}].spans[${k}]`;
         const span = toSpan(raw, resource, scope);
         if (typeof span === "string") out.problems.push(`${location}: ${span}`);

@@ -50,5 +50,5 @@ export function selectStoredOtelSpans(db: SqlClient, organizationId: string, spa
     SELECT s.id, s.name, s.raw_span, t.metadata->'otel.resource' AS resource
     FROM spans s JOIN traces t ON t.organization_id = s.organization_id AND t.id = s.trace_id
     WHERE s.organization_id = ${organizationId}::uuid AND s.id = ANY(${uuidArray(spanIds)})
-      AND s.payload_type = 'otel' AND s.raw_span ? 'otel'`);
+      AND s.payload_type = 'otel' AND (s.raw_span -> 'otel') IS NOT NULL`);
 }

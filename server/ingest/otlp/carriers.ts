@@ -1,5 +1,5 @@
-// Carrier spans inside an OTLP ExportTraceServiceRequest (http-interface.md, OTLP endpoint; wire-facts
-// §6.3): a span carrying `reprise.operation` + `reprise.payload` (or the `bitfab.` pair) holds one
+// Carrier spans inside an OTLP ExportTraceServiceRequest (docs/api/ingestion.md,
+// "OTLP"): a span carrying `reprise.operation` + `reprise.payload` (or the `bitfab.` pair) holds one
 // ingestion payload. Spans without them are ignored; their OTel ids are never read.
 
 export const OPERATION_KEYS = ["reprise.operation", "bitfab.operation"] as const;

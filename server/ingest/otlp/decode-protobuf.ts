@@ -1,16 +1,13 @@
 // OTLP/protobuf ExportTraceServiceRequest → carriers, decoded with protobufjs from our proto/ files.
-// Undecodable bytes are a 400 and nothing is stored (decisions.md, "Precise rules").
+// Undecodable bytes are a 400 and nothing is stored (docs/api/ingestion.md, "OTLP").
 import { decodeExportRequest, type PbExportTraceServiceRequest } from "../../../proto/otlp.ts";
-import { AppError } from "../../errors.ts";
 import { readCarrier, type TCarrier } from "./carriers.ts";
+import { otlpEnvelope } from "./envelope.ts";
+
+const envelope = otlpEnvelope("ExportTraceServiceRequest");
 
 export function decodeOtlpProtobuf(body: Buffer): TCarrier[] {
-  let request: PbExportTraceServiceRequest;
-  try {
-    request = decodeExportRequest(body);
-  } catch (error) {
-    throw new AppError("validation_failed", `Not an OTLP ExportTraceServiceRequest: the protobuf body cannot be decoded (${(error as Error).message})`);
-  }
+  const request: PbExportTraceServiceRequest = envelope.fromProtobuf(body, decodeExportRequest);
   const carriers: TCarrier[] = [];
   (request.resourceSpans ?? []).forEach((rs, i) => {
     (rs.scopeSpans ?? []).forEach((ss, j) => {

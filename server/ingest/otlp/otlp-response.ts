@@ -1,5 +1,5 @@
-// OTLP responses in the request's encoding (STYLE.md; decisions.md, Errors): ExportTraceServiceResponse
-// for success and partial success, google.rpc.Status for errors of protobuf requests.
+// OTLP responses in the request's encoding (docs/api/ingestion.md, "OTLP"; docs/api.md, "Common rules"):
+// ExportTraceServiceResponse for success and partial success, google.rpc.Status for errors of protobuf requests.
 import { encodeExportResponse, encodeStatus } from "../../../proto/otlp.ts";
 import { jsonError, type ErrorEncoder } from "../../http/define-route.ts";
 import { errorHeaders, json } from "../../http/responses.ts";
@@ -31,7 +31,7 @@ export function exportResponse(format: TOtlpFormat, reasons: string[], traceIds:
       headers: { "content-type": "application/x-protobuf" },
     });
   }
-  // Full success is `{}` plus Reprise's traceIds map (wire-facts §6.4).
+  // Full success is `{}` plus Reprise's traceIds map (docs/api/ingestion.md, "OTLP").
   return json({ ...(partialSuccess ? { partialSuccess } : {}), ...(traceIds ? { traceIds } : {}) });
 }
 

@@ -1,4 +1,4 @@
-// POST /api/sdk/otel/v1/traces (http-interface.md): OTLP/JSON and OTLP/protobuf carriers, answered in
+// POST /api/sdk/otel/v1/traces (docs/api/ingestion.md, "OTLP"): OTLP/JSON and OTLP/protobuf carriers, answered in
 // the request's encoding. The envelope is validated first (400, nothing stored); then each carrier is
 // parsed with the same schemas as the REST doors, and all valid ones go through one ingestBatch. Bad
 // carriers are counted in partialSuccess; the answer comes after everything accepted is committed.

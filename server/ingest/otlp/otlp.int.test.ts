@@ -1,5 +1,5 @@
 // POST /api/sdk/otel/v1/traces driven by the official OpenTelemetry exporters over real HTTP
-//, plus the envelope rules of decisions.md and the encoding of every answer.
+//, plus the envelope rules of docs/api/ingestion.md ("OTLP") and the encoding of every answer.
 import { randomUUID } from "node:crypto";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

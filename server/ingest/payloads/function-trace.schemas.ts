@@ -1,5 +1,6 @@
-// The function-execution trace (wire-facts §5): body of POST /api/sdk/functions/{functionId}/traces,
-// and of an `internal_trace` carrier, which names the function in `functionId` instead of the URL.
+// The function-execution trace (docs/api/ingestion.md, "Function execution"): body of POST
+// /api/sdk/functions/{functionId}/traces, and of an `internal_trace` carrier, which names the function in
+// `functionId` instead of the URL.
 import { z } from "zod";
 import { ZOptionalString } from "./span-payload.schemas.ts";
 

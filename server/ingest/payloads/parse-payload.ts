@@ -1,5 +1,5 @@
-// Text or value → validated ingest item, the same for REST bodies and OTLP carriers (decisions:
-// every door validates with the same zod schemas). Never throws: failures become a TRejection.
+// Text or value → validated ingest item, the same for REST bodies and OTLP carriers
+// (docs/architecture.md, "Ingestion and completion": every door validates with the same zod schemas). Never throws: failures become a TRejection.
 import type { z } from "zod";
 import { toValidationIssues } from "../../errors.ts";
 import type { TIngestItem, TIngestOperation, TRejection } from "../ingest.schemas.ts";

@@ -1,4 +1,4 @@
-// The external_span payload (wire-facts §3): body of POST /api/sdk/externalSpans and of an
+// The external_span payload (docs/api/ingestion.md, "Span payload"): body of POST /api/sdk/externalSpans and of an
 // `external_span` carrier. Lenient where SDKs vary: explicit nulls are accepted (the docs show
 // `parent_id: null`), unknown keys are allowed. The schema only validates; what is stored verbatim is
 // the original parsed object, because zod's copies drop `__proto__` keys.
@@ -6,14 +6,17 @@ import { z } from "zod";
 
 export const ZOptionalString = z.string().nullish();
 
-/** `rawSpan.span_origin` (wire-facts §3.4). */
+/** `rawSpan.span_origin` (docs/api/ingestion.md, "Span payload"). */
 export const ZSpanOrigin = z.looseObject({
   name: ZOptionalString,
   version: ZOptionalString,
   instrumentation: z.looseObject({ name: ZOptionalString }).nullish(),
 });
 
-/** `rawSpan.span_data` (wire-facts §3.3): content fields are any JSON; name and type are coerced later. */
+/**
+ * `rawSpan.span_data` (docs/api/traces.md, "Span object"): content fields are any JSON; name and type are coerced
+ * later.
+ */
 export const ZSpanData = z.looseObject({
   name: z.unknown().optional(),
   type: z.unknown().optional(),
@@ -32,7 +35,7 @@ export const ZRawSpan = z.looseObject({
   span_data: ZSpanData.nullish(),
   span_origin: ZSpanOrigin.nullish(),
   input_source_span_id: ZOptionalString,
-  // OpenAI Agents spans carry `error` as an object (wire-facts §3.2).
+  // OpenAI Agents spans carry `error` as an object (docs/api/ingestion.md: `rawSpan.error.message`).
   error: z.unknown().optional(),
 });
 

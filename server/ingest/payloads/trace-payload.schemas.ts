@@ -1,6 +1,6 @@
-// The external_trace payload (wire-facts §4, http-interface.md "POST /api/sdk/externalTraces"): the trace
+// The external_trace payload (docs/api/ingestion.md, "Trace completion"): the trace
 // completion signal, or with `completed: false` a create/update. `rawTrace` is an alias of
-// `externalTrace`; `name`, `workflow_name` and `ingestion_type` may sit at either level (decisions.md).
+// `externalTrace`; `name`, `workflow_name` and `ingestion_type` may sit at either level.
 import { z } from "zod";
 import { ZOptionalString } from "./span-payload.schemas.ts";
 
@@ -28,7 +28,7 @@ export const ZExternalTracePayload = z
     sdkVersion: ZOptionalString,
     name: ZOptionalString,
     workflow_name: ZOptionalString,
-    // Anything else resolves to "captured" (http-interface.md, Trace), so it is never a validation error.
+    // Anything else resolves to "captured" (docs/api/ingestion.md, "Trace completion"), so it is never a validation error.
     ingestion_type: z.unknown().optional(),
     sessionId: ZOptionalString,
     completed: z.boolean().nullish(),

@@ -1,4 +1,4 @@
-// Payload builders for ingestion tests and the benchmark, shaped like the SDKs' bodies (wire-facts §3–6).
+// Payload builders for ingestion tests and the benchmark, shaped like the SDKs' bodies (docs/api/ingestion.md).
 import { randomUUID } from "node:crypto";
 
 export interface SpanOptions {
@@ -87,7 +87,7 @@ export interface CarrierSpec {
 
 const hex = (bytes: number) => randomUUID().replace(/-/g, "").padEnd(32, "0").slice(0, bytes * 2);
 
-/** One carrier span in OTLP/JSON form (wire-facts §6.1). */
+/** One carrier span in OTLP/JSON form (docs/api/ingestion.md, "OTLP"). */
 export function carrierSpanJson(c: CarrierSpec): Record<string, unknown> {
   const prefix = c.prefix ?? "reprise";
   return {

@@ -1,5 +1,5 @@
-// Derived span columns computed at ingest (decisions.md "Tokens and model of a
-// span…"; wire-facts §3.3, §3.7). Pure functions: no database, no I/O.
+// Derived span columns computed at ingest (docs/api/ingestion.md, "Span payload").
+//. Pure functions: no database, no I/O.
 
 export const SPAN_TYPES = ["llm", "agent", "function", "guardrail", "handoff", "custom"] as const;
 export type TSpanType = (typeof SPAN_TYPES)[number];
@@ -36,7 +36,7 @@ export interface TParsedTime {
   micros: number;
 }
 
-/** ISO timestamps with 3- or 6-digit fractions (wire-facts §1.6); anything unusable is null. */
+/** ISO timestamps with 3- or 6-digit fractions (docs/api/ingestion.md, "Span payload"); anything unusable is null. */
 export function parseTimestamp(value: unknown): TParsedTime | null {
   if (typeof value !== "string" || value === "") return null;
   const ms = Date.parse(value);
@@ -80,9 +80,9 @@ export interface TTokensAndModel {
 const add = (a: number | null, b: number | null) => (b === null ? a : Math.min((a ?? 0) + b, MAX_INT4));
 
 /**
- * Tokens and model from `span_data.contexts` (decisions.md): inputTokens, outputTokens, cached from
- * cacheReadTokens/cachedTokens, totalTokens or input + output, model. Several context objects add up;
- * the first model wins. Null where no context says anything.
+ * Tokens and model from `span_data.contexts` (docs/api/ingestion.md, "Span payload"): inputTokens, outputTokens,
+ * cached from cacheReadTokens/cachedTokens, totalTokens or input + output, model. Several context objects add up; the
+ * first model wins. Null where no context says anything.
  */
 export function tokensAndModel(contexts: unknown): TTokensAndModel {
   const result: TTokensAndModel = { input: null, output: null, cached: null, total: null, model: null };

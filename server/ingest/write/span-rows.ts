@@ -1,5 +1,5 @@
-// external_span payload → one spans row (prisma/schema.prisma, model Span). Identity per decisions.md:
-// canonical ids from the organization and the SDK's source ids; carrier OTel ids never play a part.
+// external_span payload → one spans row (prisma/schema.prisma, model Span). Identity per docs/api/ingestion.md ("Span
+// payload"): canonical ids from the organization and the SDK's source ids; carrier OTel ids never play a part.
 import { canonicalId, isUuid } from "../../ids.ts";
 import type { TServerNote } from "../ingest.schemas.ts";
 import type { TExternalSpanPayload } from "../payloads/span-payload.schemas.ts";
@@ -73,7 +73,7 @@ export function toSpanRow(
   const notes = [...serverNotes];
   const sourceSpanId = (p.rawSpan.id || p.id) as string;
   const sourceTraceId = (p.sourceTraceId || p.traceId || p.rawSpan.trace_id) as string;
-  const sourceParent = p.rawSpan.parent_id || null; // absent, null or "" all mean a root (wire-facts §20.3)
+  const sourceParent = p.rawSpan.parent_id || null; // absent, null or "" all mean a root (docs/api/ingestion.md)
   const started = parseTimestamp(p.rawSpan.started_at);
   const ended = parseTimestamp(p.rawSpan.ended_at);
   const tokens = tokensAndModel(data.contexts);

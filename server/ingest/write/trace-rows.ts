@@ -1,5 +1,5 @@
 // Trace rows: the stub a span creates when it arrives first, and the fields a completion payload
-// carries (decisions: "Trace row is created by whichever arrives first"). Rows for one trace within a
+// carries (docs/api/ingestion.md: the trace row is created by whichever arrives first). Rows for one trace within a
 // request are merged here, so the upsert touches each trace once, in id order.
 import { canonicalId, isUuid } from "../../ids.ts";
 import type { TExternalTracePayload } from "../payloads/trace-payload.schemas.ts";
@@ -75,7 +75,7 @@ export function traceStubFromSpan(span: TSpanRow): TTraceRow {
   };
 }
 
-/** "captured" | "seeded"; anything else present resolves to "captured" (http-interface.md, Trace). */
+/** "captured" | "seeded"; anything else present resolves to "captured" (docs/api/ingestion.md, "Trace completion"). */
 export function resolveIngestionType(value: unknown): "captured" | "seeded" | null {
   if (value === undefined || value === null) return null;
   return value === "seeded" ? "seeded" : "captured";
@@ -89,14 +89,14 @@ export function sourceTraceIdOfCompletion(p: TExternalTracePayload): string {
 
 export function traceRowFromCompletion(organizationId: string, p: TExternalTracePayload, raw: Record<string, unknown>): TTraceRow {
   const sourceTraceId = sourceTraceIdOfCompletion(p);
-  // rawTrace is an alias of externalTrace (http-interface.md, Trace rule 3).
+  // rawTrace is an alias of externalTrace (docs/api/ingestion.md, "Trace completion").
   const et: Partial<NonNullable<TExternalTracePayload["externalTrace"]>> = p.externalTrace ?? p.rawTrace ?? {};
   const rawEt = isObject(raw.externalTrace) ? raw.externalTrace : isObject(raw.rawTrace) ? raw.rawTrace : {};
   const inputSource = nonEmptyString(et.input_source_trace_id);
   const key = nonEmptyString(p.traceFunctionKey);
   return {
     ...emptyTraceRow(canonicalId(organizationId, sourceTraceId), sourceTraceId),
-    // decisions.md: the top level wins; name wins over workflow_name.
+    // The top level wins (docs/api/ingestion.md, "Trace completion"); name wins over workflow_name.
     name: nonEmptyString(p.name) ?? nonEmptyString(p.workflow_name) ?? nonEmptyString(et.name) ?? nonEmptyString(et.workflow_name),
     trace_function_key: key ? truncateKey(key).value : null,
     key_from_completion: true,
@@ -110,7 +110,8 @@ export function traceRowFromCompletion(organizationId: string, p: TExternalTrace
     started_at: parseTimestamp(et.started_at)?.text ?? null,
     ended_at: parseTimestamp(et.ended_at)?.text ?? null,
     expected_span_count: p.expectedSpanCount ?? null,
-    // completed:false only creates/updates (wire-facts §4.1); a body without the flag is a completion.
+    // completed:false only creates/updates (docs/api/ingestion.md, "Trace completion"); a body without the flag is a
+    // completion.
     completed: p.completed !== false,
     dropped: p.dropped === true,
     test_run_id: uuidOrNull(p.testRunId || p.experimentId),

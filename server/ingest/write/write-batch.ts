@@ -1,5 +1,5 @@
 // One request's write: traces, then spans, then function executions, then the completion check, in a
-// single short transaction (decisions: "checked and transitioned in ONE transaction under a row lock").
+// single short transaction (docs/architecture.md, "Ingestion and completion": checked and transitioned in one transaction under a row lock).
 // Retried on deadlock and serialization failures, which concurrent writers can still provoke.
 import type { SqlClient, SqlDatabase } from "../../db/sql.ts";
 import { completeReadyTraces } from "../completion/completion.queries.ts";

@@ -1,4 +1,4 @@
-// The ingestion hot path's SQL (STYLE.md, Database): one set-based statement per table per request,
+// The ingestion hot path's SQL (docs/architecture.md, "Database access"): one set-based statement per table per request,
 // rows passed as one JSON array and expanded with jsonb_to_recordset (PGlite and PostgreSQL both).
 // Every statement is scoped to the organization; rows arrive sorted by id so row locks are always
 // taken in the same order and concurrent requests do not deadlock each other.
@@ -101,7 +101,7 @@ function upsertTracesStatement(organizationId: string): Sql {
     RETURNING t.id, t.dropped`;
 }
 
-/** Scrubs every stored span of traces the SDK dropped (wire-facts §4.1 `dropped`). */
+/** Scrubs every stored span of traces the SDK dropped (`dropped`, docs/api/ingestion.md, "Trace completion"). */
 export async function deleteSpansOfTraces(tx: SqlClient, organizationId: string, traceIds: string[]): Promise<void> {
   await tx.query(sql`
     DELETE FROM spans
@@ -111,7 +111,7 @@ export async function deleteSpansOfTraces(tx: SqlClient, organizationId: string,
 
 /**
  * Upserts spans. A final payload replaces a start snapshot, never the reverse; of two final copies the
- * later one wins (decisions: "Upsert").
+ * later one wins (docs/architecture.md, "Ingestion and completion").
  */
 export async function upsertSpans(tx: SqlClient, organizationId: string, rowsJson: string): Promise<void> {
   await tx.query(upsertSpansStatement(organizationId, rowsJson), { prepareAs: "reprise_ingest_upsert_spans" });
@@ -128,20 +128,21 @@ function upsertSpansStatement(organizationId: string, rowsJson: string, where: S
     SELECT ${organizationId}::uuid, r.id, r.trace_id, r.parent_span_id, r.source_span_id, r.source_trace_id,
       r.source_parent_span_id, r.payload_type, r.source, r.sdk_version, r.trace_function_key, r.node_key, r.name,
       r.type, r.function_name, r.error, r.errors,
-      -- A row carries either raw_span or the whole payload text it came from (prepare-plan.ts).
+      -- A row carries either raw_span or the whole payload text it came from (prepare-plan.ts). The rows are
+      -- read as json, not jsonb, so raw_span keeps the text and key order that were sent (migration 0110).
       COALESCE(r.raw_span, r.payload -> 'rawSpan'),
       r.content_off_by_simulation_plan, r.instrumentation, r.span_origin_name, r.span_origin_version,
       r.started_at, r.ended_at, r.is_final, r.duration_ms, r.input_tokens, r.output_tokens, r.cached_tokens,
       r.total_tokens, r.model, r.test_run_id, r.input_source_span_id, r.mocked, r.mock_source
-    FROM jsonb_to_recordset(${rowsJson}::jsonb) AS r(
+    FROM json_to_recordset(${rowsJson}::json) AS r(
       id uuid, trace_id uuid, parent_span_id uuid, source_span_id text, source_trace_id text,
       source_parent_span_id text, payload_type text, source text, sdk_version text, trace_function_key text,
-      node_key text, name text, type text, function_name text, error text, errors jsonb, raw_span jsonb,
+      node_key text, name text, type text, function_name text, error text, errors jsonb, raw_span json,
       content_off_by_simulation_plan boolean, instrumentation text, span_origin_name text,
       span_origin_version text, started_at timestamptz, ended_at timestamptz, is_final boolean,
       duration_ms integer, input_tokens integer, output_tokens integer, cached_tokens integer,
       total_tokens integer, model text, test_run_id uuid, input_source_span_id text, mocked boolean,
-      mock_source text, payload jsonb)
+      mock_source text, payload json)
     ${where}
     ORDER BY r.id
     ON CONFLICT (organization_id, id) DO UPDATE SET

@@ -1,4 +1,4 @@
-// The answer of save_agent_labels and save_human_labels. The plugins parse it (docs/mcp.md, "Result texts"):
+// The answer of save_agent_labels and save_human_labels. The plugins parse it (docs/mcp.md, "Results"):
 // a header, then for every label, in order, `- <the id the caller gave>: <action>; effective PASS|FAIL|skipped|unlabeled`,
 // where effective is the target's current verdict after the write.
 import type { Database } from "../../db/client.ts";

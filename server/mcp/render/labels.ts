@@ -9,10 +9,13 @@ export function renderTraceLabels(labels: TTraceLabels[], unresolved: string[]):
     lines.push(`Trace ${l.traceId}: ${verdictWord(l.label, l.labelStatus)}${l.labelSource ? ` (${l.labelSource}${approved})` : ""}`);
     if (l.annotation) lines.push(`  Annotation: ${l.annotation}`);
     if (l.confidence) lines.push(`  Confidence: ${l.confidence}`);
+    for (const e of l.evidence ?? []) lines.push(`  Evidence [span ${e.spanId}]: ${e.text}`);
     if (l.assertions.length > 0) lines.push(`  Assertions: ${l.passed} passed, ${l.failed} failed`);
     for (const a of l.assertions) {
-      lines.push(`    [${a.assertionId}] ${verdictWord(a.label, a.labelStatus)}${a.labelSource ? ` (${a.labelSource})` : ""}: ${a.assertion}`);
+      lines.push(`    [${a.assertionId}] ${verdictWord(a.label, a.labelStatus)}${a.labelSource ? ` (${a.labelSource}${a.labelStatus === "labeled" ? (a.approved ? ", validated" : ", not validated") : ""})` : ""}: ${a.assertion}`);
       if (a.annotation) lines.push(`      Annotation: ${a.annotation}`);
+      if (a.confidence) lines.push(`      Confidence: ${a.confidence}`);
+      for (const e of a.evidence ?? []) lines.push(`      Evidence [span ${e.spanId}]: ${e.text}`);
     }
   }
   if (unresolved.length > 0) lines.push(`Not found in this organization: ${unresolved.join(", ")}`);

@@ -1,4 +1,4 @@
-// Text forms of trace reads. get_traces is parsed by the plugins (docs/mcp.md, "Result texts"): each span's
+// Text forms of trace reads. get_traces is parsed by the plugins (docs/mcp.md, "Results"): each span's
 // id appears as `[ID: <uuid>]`, each trace names its traceFunctionKey, label and annotation, long fields are
 // cut with a pointer to get_span_field, and several traces are joined by a `---` line.
 import type { TTraceLabels } from "../../labels/labels.schemas.ts";

@@ -26,6 +26,22 @@ import { listExperimentsTool } from "./list-experiments.ts";
 import { listExperimentTracesTool } from "./list-experiment-traces.ts";
 import { getReplayStatusTool } from "./get-replay-status.ts";
 import { unsupportedTools } from "./unsupported.ts";
+import { getTraceAssertionsTool } from "./get-trace-assertions.ts";
+import { saveTraceAssertionsTool } from "./save-trace-assertions.ts";
+import { archiveTraceAssertionsTool } from "./archive-trace-assertions.ts";
+import { deleteAssertionCategoryTool, getAssertionCategoryTool, listAssertionCategoriesTool, saveAssertionCategoryTool } from "./assertion-categories.ts";
+import { generateTraceAssertionsTool } from "./generate-trace-assertions.ts";
+import { generateLabelEvidenceTool } from "./generate-label-evidence.ts";
+import { saveExperimentTool } from "./save-experiment.ts";
+import { getExperimentTool } from "./get-experiment.ts";
+import { getExperimentGroupTool, listExperimentGroupsTool, saveExperimentGroupTool } from "./experiment-groups.ts";
+import {
+  addGradersToExperimentGroupTool,
+  addGradersToExperimentTool,
+  removeGradersFromExperimentGroupTool,
+  removeGradersFromExperimentTool,
+} from "./experiment-graders.ts";
+import { rerunGradersOnExperimentTool } from "./rerun-graders-on-experiment.ts";
 
 export const TOOLS = [
   // Account
@@ -61,6 +77,26 @@ export const TOOLS = [
   listExperimentsTool,
   listExperimentTracesTool,
   getReplayStatusTool,
+  saveExperimentTool,
+  getExperimentTool,
+  saveExperimentGroupTool,
+  listExperimentGroupsTool,
+  getExperimentGroupTool,
+  addGradersToExperimentTool,
+  removeGradersFromExperimentTool,
+  addGradersToExperimentGroupTool,
+  removeGradersFromExperimentGroupTool,
+  rerunGradersOnExperimentTool,
+  // Assertions and their review
+  getTraceAssertionsTool,
+  saveTraceAssertionsTool,
+  archiveTraceAssertionsTool,
+  generateTraceAssertionsTool,
+  generateLabelEvidenceTool,
+  saveAssertionCategoryTool,
+  listAssertionCategoriesTool,
+  getAssertionCategoryTool,
+  deleteAssertionCategoryTool,
   // Features Reprise does not have: one sentence saying what to use instead
   ...unsupportedTools,
 ] as unknown as readonly ToolDefinition[];

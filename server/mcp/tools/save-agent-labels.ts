@@ -3,7 +3,7 @@ import { parseWith } from "../../http/define-route.ts";
 import { ZAgentLabelsBody } from "../../labels/labels.schemas.ts";
 import { findTraceLabels } from "../../labels/trace-labels-read.service.ts";
 import { saveAgentLabels } from "../../labels/trace-labels.service.ts";
-import { experimentArgs, experimentOf, fromJsonText, zBool, zId, zInt, zText } from "../args.ts";
+import { experimentArgs, experimentOf, fromJsonText, zBool, zEvidenceArg, zId, zInt, zText } from "../args.ts";
 import { renderLabelWrites } from "../render/label-writes.ts";
 import { defineTool, toolError } from "../tool.ts";
 
@@ -19,6 +19,7 @@ const zEntry = fromJsonText(
     label: zBool.optional().describe("true = PASS, false = FAIL."),
     annotation: zText(20_000).min(1).optional().describe("Why."),
     confidence: z.enum(["VeryLow", "Low", "Medium", "High", "VeryHigh"]).optional(),
+    evidence: zEvidenceArg,
     skip: zBool.optional().describe("Withhold a verdict (crashed attempt, unresolvable target)."),
     archive: zBool.optional().describe("Clear the current verdict."),
   }),
@@ -29,7 +30,8 @@ export const saveAgentLabelsTool = defineTool({
   aliases: ["update_agent_labels"],
   description:
     "Record agent verdicts (1–200): direct ({traceId, label, annotation}) or replay lineage (experimentId + {originalTraceId, attempt?}); " +
-    "{skip: true} withholds one, {archive: true} clears one. New agent verdicts are not validated until a person approves them. " +
+    "{skip: true} withholds one, {archive: true} clears one. Score one assertion with assertionId (call get_trace_assertions on the original first; " +
+    "an assertion whose target is missing gets skip: true, never a FAIL); evidence is [{spanId, text}] (null clears, omitted keeps). New agent verdicts are not validated until a person approves them. " +
     "The answer has one line per label: `- <id>: <action>; effective PASS|FAIL|skipped|unlabeled`.",
   input: {
     ...experimentArgs,

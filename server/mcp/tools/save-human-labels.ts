@@ -2,7 +2,7 @@ import { z } from "zod";
 import { parseWith } from "../../http/define-route.ts";
 import { ZHumanLabelsBody } from "../../labels/labels.schemas.ts";
 import { saveHumanLabels } from "../../labels/trace-labels.service.ts";
-import { fromJsonText, zBool, zId, zText } from "../args.ts";
+import { fromJsonText, zBool, zEvidenceArg, zId, zText } from "../args.ts";
 import { renderLabelWrites } from "../render/label-writes.ts";
 import { defineTool } from "../tool.ts";
 
@@ -13,6 +13,7 @@ const zEntry = fromJsonText(
     annotation: zText(20_000).describe("Why, in the person's words."),
     confidence: z.enum(["VeryLow", "Low", "Medium", "High", "VeryHigh"]).optional(),
     assertionId: zId.nullable().optional().describe("Score one assertion instead of the whole trace."),
+    evidence: zEvidenceArg,
   }),
 );
 

@@ -1,4 +1,4 @@
-// POST /api/sdk/replay/complete (http-interface.md "POST /api/sdk/replay/complete").
+// POST /api/sdk/replay/complete (docs/api/replay.md).
 import { z } from "zod";
 import { ZUuid } from "../../shared/schemas.ts";
 import { ZTokens } from "../../traces/traces.schemas.ts";

@@ -1,4 +1,4 @@
-// POST /api/sdk/replay/complete (http-interface.md; wire-facts §9.7): marks the run completed, answers the
+// POST /api/sdk/replay/complete (docs/api/replay.md; docs/replay.md, "Complete"): marks the run completed, answers the
 // persisted traces with their tokens and outlines, and queues the run's evaluation (graders, assertions) in
 // the same transaction, answering without waiting for it (SDKs give complete 30 s; an LLM judge can take
 // longer). Idempotent: the answer is computed from what is stored, so a retry gets the same answer; a

@@ -18,6 +18,9 @@ export const experimentDetailSelect = {
   plannedTraceCount: true,
   createdAt: true,
   completedAt: true,
+  experimentGroupId: true,
+  gitBranch: true,
+  commitSha: true,
 } as const;
 
 export interface TExperimentFilter {
@@ -42,7 +45,7 @@ export function selectExperimentPage(
   if (filter.traceFunctionKey !== undefined) where.push(sql`trace_function_key = ${filter.traceFunctionKey}`);
   if (filter.datasetId !== undefined) where.push(sql`dataset_ids @> jsonb_build_array(${filter.datasetId}::text)`);
   if (filter.gitBranch !== undefined) {
-    where.push(sql`COALESCE(metadata ->> 'gitBranch', metadata ->> 'git_branch', metadata ->> 'branch') = ${filter.gitBranch}`);
+    where.push(sql`COALESCE(git_branch, metadata ->> 'gitBranch', metadata ->> 'git_branch', metadata ->> 'branch') = ${filter.gitBranch}`);
   }
   if (after) {
     const at = sql`(TIMESTAMPTZ 'epoch' + ${after.createdUs}::bigint * INTERVAL '1 microsecond')`;

@@ -27,6 +27,9 @@ export interface TExperimentSummary {
   datasetIds: string[];
   createdAt: string;
   completedAt: string | null;
+  experimentGroupId: string | null;
+  gitBranch: string | null;
+  commitSha: string | null;
   /** Originals selected for the run, replay traces planned (items × attempts), recorded and completed. */
   counts: { items: number; planned: number; replays: number; completedReplays: number };
 }
@@ -68,7 +71,7 @@ export async function findExperiments(db: Database, organizationId: string, inpu
   return { experiments, nextCursor: page.length > input.limit && last ? encodeCursor({ t: last.created_us, i: last.id }) : null };
 }
 
-async function toSummaries(db: Database, organizationId: string, ids: string[]): Promise<TExperimentSummary[]> {
+export async function toSummaries(db: Database, organizationId: string, ids: string[]): Promise<TExperimentSummary[]> {
   if (ids.length === 0) return [];
   const [rows, items, runs] = await Promise.all([
     q.selectExperiments(db, organizationId, ids),
@@ -93,6 +96,9 @@ async function toSummaries(db: Database, organizationId: string, ids: string[]):
       datasetIds: idList(r.datasetIds),
       createdAt: r.createdAt.toISOString(),
       completedAt: r.completedAt?.toISOString() ?? null,
+      experimentGroupId: r.experimentGroupId,
+      gitBranch: r.gitBranch,
+      commitSha: r.commitSha,
       counts: { items: itemCount, planned: r.plannedTraceCount ?? itemCount * r.attempts, replays: run.total, completedReplays: run.completed },
     }];
   });

@@ -29,12 +29,20 @@ export interface TExperimentTrace {
 
 const labelOf = (t: TComparedTrace | null) => (t?.verdict?.labelStatus === "labeled" ? t.verdict.label : null);
 
-export async function findExperimentTraces(db: Database, organizationId: string, experimentId: string): Promise<{ experiment: TExperimentSummary; traces: TExperimentTrace[] }> {
-  const traces: TExperimentTrace[] = [];
+/** Every page of an experiment's comparison, 100 originals at a time. */
+export async function* experimentComparisonPages(db: Database, organizationId: string, experimentId: string) {
   let cursor: number | undefined;
-  let experiment: TExperimentSummary | undefined;
   do {
     const page = await getExperimentComparison(db, organizationId, { id: experimentId, cursor, limit: 100 });
+    yield page;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor !== undefined);
+}
+
+export async function findExperimentTraces(db: Database, organizationId: string, experimentId: string): Promise<{ experiment: TExperimentSummary; traces: TExperimentTrace[] }> {
+  const traces: TExperimentTrace[] = [];
+  let experiment: TExperimentSummary | undefined;
+  for await (const page of experimentComparisonPages(db, organizationId, experimentId)) {
     experiment = page.experiment;
     for (const item of page.items) {
       for (const replay of item.replays) {
@@ -52,7 +60,6 @@ export async function findExperimentTraces(db: Database, organizationId: string,
         });
       }
     }
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor !== undefined);
+  }
   return { experiment: experiment!, traces };
 }

@@ -1,6 +1,6 @@
 // Reads of the traces a replay run produced (status, complete) and of the originals it replays. A replay
 // trace belongs to a run through traces.test_run_id, which ingestion sets from the testRunId/experimentId the
-// SDK sends on every replay span and completion (wire-facts §9.5). Every query filters by organization.
+// SDK sends on every replay span and completion (docs/replay.md, "Replay traces"). Every query filters by organization.
 import type { DbClient } from "../../db/client.ts";
 
 export const runTraceSelect = {
@@ -31,7 +31,7 @@ export function selectTracesById(db: DbClient, organizationId: string, ids: stri
   return db.prisma.trace.findMany({ where: { organizationId, id: { in: ids } }, select: runTraceSelect });
 }
 
-/** How many final spans (final payload stored, http-interface.md "Trace completion" rule 1) each trace has. */
+/** How many final spans (final payload stored, docs/api/ingestion.md, "Completion") each trace has. */
 export async function countFinalSpans(db: DbClient, organizationId: string, traceIds: string[]): Promise<Map<string, number>> {
   if (traceIds.length === 0) return new Map();
   const rows = await db.prisma.span.groupBy({

@@ -1,4 +1,4 @@
-// Trace outlines (http-interface.md "Trace outline"; wire-facts §9.7): the span tree without inputs or outputs.
+// Trace outlines (docs/replay.md, "Complete"): the span tree without inputs or outputs.
 import { z } from "zod";
 import { ZTokens } from "../../traces/traces.schemas.ts";
 

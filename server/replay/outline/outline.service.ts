@@ -10,7 +10,7 @@ type OutlineSource = OutlineTrace & { startedAt: Date | null; endedAt: Date | nu
 
 export interface TraceOutlines {
   outlines: Map<string, TTraceOutline>;
-  /** Trace metrics (tokens = sums over the trace's spans, decisions.md) by trace id. */
+  /** Trace metrics (tokens = sums over the trace's spans, docs/api/traces.md, "Trace object") by trace id. */
   metrics: Map<string, TTraceMetrics>;
 }
 

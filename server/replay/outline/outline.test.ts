@@ -1,4 +1,4 @@
-// Trace outlines and span trees from flat rows (http-interface.md "Trace outline"; wire-facts §9.4, §9.7).
+// Trace outlines and span trees from flat rows (docs/replay.md, "Complete", "Span tree").
 import { describe, expect, it } from "vitest";
 import { isWithheld, outlineErrors, spanTokens, toTraceOutline } from "./outline.ts";
 import type { TOutlineSpanRow } from "./outline.queries.ts";
@@ -73,7 +73,8 @@ describe("outlines", () => {
     const outline = toTraceOutline({ id: "t", name: null, status: "completed", traceFunctionKey: "fn" }, rows, {
       spanCount: 3, durationMs: 100, tokens: null, model: null, faithful: true, captureIssues: [],
     });
-    expect(outline).toMatchObject({ traceId: "t", spanCount: 3, durationMs: 100, status: "completed" });
+    // No name: the title is the trace function key (docs/api/traces.md).
+    expect(outline).toMatchObject({ traceId: "t", name: "fn", spanCount: 3, durationMs: 100, status: "completed" });
     expect(outline.spans).toHaveLength(1);
     expect(outline.spans[0]).toMatchObject({ spanId: "src-root", type: "agent", durationMs: 100 });
     expect(outline.spans[0].children).toEqual([

@@ -1,10 +1,11 @@
-// Trace outlines (http-interface.md "Trace outline"; wire-facts §9.7): the span tree without inputs or
+// Trace outlines (docs/replay.md, "Complete"): the span tree without inputs or
 // outputs. Pure functions over span rows, so the shape is unit-tested without a database.
 import type { TTokens } from "../../traces/traces.schemas.ts";
 import type { TTraceMetrics } from "../../traces/trace-metrics.ts";
 import type { TOutlineSpan, TSpanError, TTraceOutline } from "./outline.schemas.ts";
 import type { TOutlineSpanRow } from "./outline.queries.ts";
 import { buildForest, type TreeNode } from "../../shared/tree.ts";
+import { traceTitle } from "../../shared/trace-title.ts";
 
 export interface OutlineTrace {
   id: string;
@@ -20,8 +21,8 @@ interface ErrorCarrier {
 }
 
 /**
- * A span the sim plan withheld content of is left out unless it recorded an error (http-interface.md,
- * sim plan rule 3). Capture-quality notes (`source: "sdk"`, wire-facts §3.5) are not errors of the operation.
+ * A span the sim plan withheld content of is left out unless it recorded an error (docs/replay.md, "Complete").
+ * Capture-quality notes (`source: "sdk"`, docs/api/ingestion.md, "Data hygiene") are not errors of the operation.
  */
 export function isWithheld(row: ErrorCarrier): boolean {
   return row.contentOffBySimulationPlan && !recordedError(row);
@@ -49,7 +50,10 @@ export function outlineErrors(row: ErrorCarrier): TSpanError[] | null {
   return list.length ? list : null;
 }
 
-/** Token usage of one span from its stored columns; total falls back to input + output (decisions.md). */
+/**
+ * Token usage of one span from its stored columns; total falls back to input + output (docs/api/ingestion.md,
+ * "Span payload").
+ */
 export function spanTokens(r: Pick<TOutlineSpanRow, "inputTokens" | "outputTokens" | "cachedTokens" | "totalTokens">): TTokens {
   if (r.inputTokens === null && r.outputTokens === null && r.cachedTokens === null && r.totalTokens === null) return null;
   const input = r.inputTokens ?? 0;
@@ -83,7 +87,7 @@ function toOutlineSpan(node: TreeNode<TOutlineSpanRow>): TOutlineSpan {
 export function toTraceOutline(trace: OutlineTrace, spans: TOutlineSpanRow[], metrics: TTraceMetrics | undefined): TTraceOutline {
   return {
     traceId: trace.id,
-    name: trace.name,
+    name: traceTitle(trace.name, trace.traceFunctionKey),
     status: trace.status,
     traceFunctionKey: trace.traceFunctionKey,
     durationMs: metrics?.durationMs ?? null,

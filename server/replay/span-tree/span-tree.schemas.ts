@@ -1,4 +1,4 @@
-// GET /api/sdk/replay/spanTree/{externalSpanId} (wire-facts §9.4).
+// GET /api/sdk/replay/spanTree/{externalSpanId} (docs/api/replay.md).
 import { z } from "zod";
 
 /** "true"/"false" (also "1"/"0"); absent means true, as TS 0.12 sends no query and wants outputs inline. */

@@ -1,6 +1,6 @@
-// The recorded span tree under one span, for mocking during replay (wire-facts §9.4): children in start
+// The recorded span tree under one span, for mocking during replay (docs/replay.md, "Span tree"): children in start
 // order, outputs inline unless asked not to. Spans the sim plan withheld content of are left out unless they
-// recorded an error (http-interface.md, sim plan rule 3); their children move up to the nearest kept span.
+// recorded an error (docs/replay.md, "Complete"); their children move up to the nearest kept span.
 import type { Database } from "../../db/client.ts";
 import { notFound } from "../../errors.ts";
 import { canonicalId } from "../../ids.ts";
@@ -11,7 +11,7 @@ import type { TSpanTreeNode, TSpanTreeQuery } from "./span-tree.schemas.ts";
 
 /**
  * `externalSpanId` is a canonical span id; an SDK span id that is not a UUID maps to its canonical id the way
- * ingestion derives it (decisions.md, Identity), so it finds the same span. Unknown or foreign → 404.
+ * ingestion derives it (docs/api.md, "Common rules": Ids), so it finds the same span. Unknown or foreign → 404.
  */
 export async function getSpanTree(db: Database, organizationId: string, externalSpanId: string, query: TSpanTreeQuery) {
   const id = canonicalId(organizationId, externalSpanId);
@@ -41,7 +41,7 @@ function toNode(node: TreeNode<TTreeSpanRow>, query: TSpanTreeQuery, isRoot: boo
 
 /**
  * The stored span_data.output, with its superjson meta and the Python SDK's `output_serialized` when there are
- * any, verbatim (wire-facts §3.6).
+ * any, verbatim (docs/sdk-transport.md, "Payloads": Values).
  */
 function recordedOutput(rawSpan: unknown): { output: unknown; outputMeta?: unknown; outputSerialized?: unknown } {
   const data = isObject(rawSpan) && isObject(rawSpan.span_data) ? rawSpan.span_data : {};
@@ -54,7 +54,7 @@ function recordedOutput(rawSpan: unknown): { output: unknown; outputMeta?: unkno
   };
 }
 
-/** Recorded by another platform's instrumentation, not by a Reprise SDK (decisions: "imported"). */
+/** Recorded by another platform's instrumentation, not by a Reprise SDK (docs/api/sim-plan.md; docs/otel.md). */
 const isImported = (r: { payloadType: string }) => r.payloadType !== "sdk-function";
 
 function isObject(v: unknown): v is Record<string, unknown> {

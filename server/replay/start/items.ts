@@ -1,4 +1,4 @@
-// Replay items (http-interface.md "Replay item"; wire-facts §9.2): one per original trace, with every id
+// Replay items (docs/replay.md, "Start: what gets replayed"): one per original trace, with every id
 // alias and metric alias the SDKs read, so SDKs of either naming work unchanged.
 import type { Database } from "../../db/client.ts";
 import { describeUnfaithful } from "../../traces/faithful.ts";
@@ -12,7 +12,10 @@ export interface ItemOptions {
   includeOriginalMetadata: boolean;
 }
 
-/** Reprise has no database branches (decisions.md scope): a lease request gets an error per item instead. */
+/**
+ * Reprise has no database branches (docs/replay.md, "Start: what gets replayed"): a lease request gets an error per
+ * item instead.
+ */
 function leaseError(ingestionType: string) {
   return ingestionType === "seeded"
     ? { code: "seeded_trace", message: "A seeded trace carries no database snapshot pin, so it cannot get a database branch." }

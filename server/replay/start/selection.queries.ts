@@ -5,9 +5,9 @@ import { traceIsUnfaithful } from "../../traces/faithful.ts";
 
 /**
  * The most recently started completed (or failed), non-dropped, non-replay, faithful traces of a trace function
- * (decisions.md, Precise rules; a trimmed or degraded recording is not replayed as faithful, docs/sdk-transport.md
- * rule 6), optionally only those with an active assertion. Raw SQL for the EXISTS on spans and assertions, which
- * have no Prisma relation to traces.
+ * (docs/replay.md, "Start: what gets replayed"; a trimmed or degraded recording is not replayed as faithful,
+ * docs/sdk-transport.md rule 6), optionally only those with an active assertion. Raw SQL for the EXISTS on spans and
+ * assertions, which have no Prisma relation to traces.
  */
 export async function selectRecentTraceIds(
   db: DbClient,
@@ -60,7 +60,7 @@ export function selectGraders(db: DbClient, organizationId: string, ids: string[
   });
 }
 
-/** The active graders assigned to the datasets: their runnable graders (http-interface.md, replay/start). */
+/** The active graders assigned to the datasets: their runnable graders (docs/replay.md, "Start: what gets replayed"). */
 export async function selectActiveDatasetGraderIds(db: DbClient, organizationId: string, datasetIds: string[]) {
   const rows = await db.prisma.datasetGrader.findMany({
     where: { datasetId: { in: datasetIds }, grader: { organizationId, status: "active" } },

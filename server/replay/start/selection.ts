@@ -1,5 +1,4 @@
-// Which traces a replay replays, and by which graders it is graded (http-interface.md "POST
-// /api/sdk/replay/start", Limits; decisions.md Precise rules).
+// Which traces a replay replays, and by which graders it is graded (docs/replay.md, "Start: what gets replayed").
 // - `traceIds` and datasets (datasetId folded into datasetIds) select explicitly; `limit` is then ignored.
 //   Both together replay the union: the ids first, in the given order, then each dataset's members.
 // - Otherwise the `limit` (default 5) most recently started completed, non-dropped, non-replay traces that are

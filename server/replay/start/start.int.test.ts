@@ -1,5 +1,5 @@
-// POST /api/sdk/replay/start: selection, limits, items, the stored experiment (http-interface.md
-// "POST /api/sdk/replay/start", "Replay item", Limits; wire-facts §9.1-9.2; decisions.md Precise rules).
+// POST /api/sdk/replay/start: selection, limits, items, the stored experiment (docs/api/replay.md,
+// "POST /api/sdk/replay/start"; docs/replay.md, "Start: what gets replayed").
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../../test/harness.ts";
 import { createSpan, createTrace } from "../../../test/factories.ts";

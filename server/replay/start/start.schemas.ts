@@ -1,9 +1,9 @@
-// POST /api/sdk/replay/start (http-interface.md "POST /api/sdk/replay/start", "Replay item", Limits;
-// wire-facts §9.1-9.2). Fields SDKs send that Reprise does not act on (experimentGroupId, dbBranchSettings,
+// POST /api/sdk/replay/start (docs/api/replay.md, "POST /api/sdk/replay/start").
+//. Fields SDKs send that Reprise does not act on (experimentGroupId, dbBranchSettings,
 // experimentalSelectiveReplay, invocation, lazyDbBranchLease) are accepted and ignored.
 import { z } from "zod";
 import { ZTokens } from "../../traces/traces.schemas.ts";
-import { ZJsonObject, zText } from "../../shared/schemas.ts";
+import { ZJsonObject, ZUuid, zText } from "../../shared/schemas.ts";
 
 const zId = z.string().min(1).max(1000);
 
@@ -32,12 +32,14 @@ export const ZStartBody = z.object({
   codeChangeDescription: zText(100_000).nullish(),
   codeChangeFiles: z.array(ZCodeChangeFile).max(10_000).nullish(),
   git: ZJsonObject.nullish(),
+  /** A group the client made the id of (docs/api/replay.md, "Experiments and groups"); created when new. */
+  experimentGroupId: ZUuid.nullish(),
 });
 export type TStartBody = z.output<typeof ZStartBody>;
 
 export const ZLeaseError = z.object({ code: z.string(), message: z.string() });
 
-/** One item per original trace; SDKs expand attempts themselves (wire-facts §9.2). */
+/** One item per original trace; SDKs expand attempts themselves (docs/replay.md, "Start: what gets replayed"). */
 export const ZReplayItem = z.object({
   externalSpanId: z.string().nullable(),
   originalSpanId: z.string().nullable(),

@@ -1,4 +1,4 @@
-// POST /api/sdk/replay/status (http-interface.md "POST /api/sdk/replay/status").
+// POST /api/sdk/replay/status (docs/api/replay.md).
 import { z } from "zod";
 import { ZUuid } from "../../shared/schemas.ts";
 import { runId, runIdentityChecks, ZExperimentStatus } from "../experiments/experiments.schemas.ts";
@@ -7,7 +7,7 @@ export const ZStatusBody = z
   .object({
     testRunId: ZUuid.nullish(),
     experimentId: ZUuid.nullish(),
-    /** {localTraceId: spans the SDK submitted}; wire-facts §9.6. */
+    /** {localTraceId: spans the SDK submitted} (docs/replay.md, "Status: the persistence barrier"). */
     expectedSpanCounts: z.record(z.string().max(1000), z.number().int().min(0).max(10_000_000)).nullish(),
   })
   .refine(...runIdentityChecks[0])

@@ -1,5 +1,5 @@
-// POST /api/sdk/replay/status: the persistence barrier (http-interface.md "POST /api/sdk/replay/status";
-// wire-facts §9.6). It reads the run and never finalizes it.
+// POST /api/sdk/replay/status: the persistence barrier (docs/replay.md,
+// "Status: the persistence barrier"). It reads the run and never finalizes it.
 import type { Database } from "../../db/client.ts";
 import { getExperiment } from "../experiments/experiments.service.ts";
 import type { TStatusBody, TStatusResponse } from "./status.schemas.ts";

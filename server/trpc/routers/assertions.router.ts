@@ -23,7 +23,7 @@ const ZSaveInput = z
  * answers 400 for an id of another trace).
  */
 async function requireOwnAssertions(db: Database, organizationId: string, traceId: string, ids: string[]) {
-  const { assertions } = await getTraceAssertions(db, organizationId, traceId);
+  const { assertions } = await getTraceAssertions(db, organizationId, traceId, { includeUnapproved: true });
   const own = new Set(assertions.filter((a) => a.traceId === traceId).map((a) => a.id));
   const missing = ids.find((id) => !own.has(id));
   if (missing) throw notFound(`Assertion ${missing}`);
@@ -33,7 +33,7 @@ export const assertionsRouter = router({
   /** The assertions that apply to a trace (its own, else its original's) and the span names targets can pick. */
   forTrace: protectedProcedure.input(z.object({ traceId: ZUuid })).query(async ({ ctx, input }) => {
     const org = ctx.auth.organizationId;
-    const found = await getTraceAssertions(ctx.db, org, input.traceId);
+    const found = await getTraceAssertions(ctx.db, org, input.traceId, { includeUnapproved: true });
     const { spans } = await findWaterfall(ctx.db, org, input.traceId);
     const counts = new Map<string, number>();
     for (const s of spans) counts.set(s.name, (counts.get(s.name) ?? 0) + 1);
@@ -48,7 +48,7 @@ export const assertionsRouter = router({
   /** Adds (no id) or edits (id) one assertion of a trace; the user is the author of a new one. */
   save: protectedProcedure.input(ZSaveInput).mutation(async ({ ctx, input }) => {
     if (input.assertion.id) await requireOwnAssertions(ctx.db, ctx.auth.organizationId, input.traceId, [input.assertion.id]);
-    const { assertions } = await saveAssertions(ctx.db, ctx.auth, { updates: [{ traceId: input.traceId, assertions: [input.assertion] }], source: "human" });
+    const { assertions } = await saveAssertions(ctx.db, ctx.auth, { updates: [{ traceId: input.traceId, assertions: [input.assertion] }], source: "human" }, "person");
     return assertions[0]!;
   }),
 

@@ -1,11 +1,19 @@
 // datasets.*: the console's datasets page, wiring over the dataset services (the same functions as REST).
 import { z } from "zod";
 import { protectedProcedure, router } from "../init.ts";
-import { getRerun, startRerun } from "../../grading/reruns/reruns.service.ts";
+import { getRerunWithResults, startRerun } from "../../grading/reruns/reruns.service.ts";
 import { ZUuid } from "../../shared/schemas.ts";
-import { addDatasetGraders, addDatasetTraces, findDatasetTraceIds, removeDatasetGraders, removeDatasetTraces } from "../../datasets/dataset-members.service.ts";
+import {
+  addDatasetGraders,
+  addDatasetTraces,
+  findDatasetIdsOfTraces,
+  findDatasetMembers,
+  removeDatasetGraders,
+  removeDatasetTraces,
+} from "../../datasets/dataset-members.service.ts";
 import { ZUpsertDatasetBody } from "../../datasets/datasets.schemas.ts";
-import { findDatasets, getDataset, upsertDataset } from "../../datasets/datasets.service.ts";
+import { createDataset, findDatasets, getDataset, upsertDataset } from "../../datasets/datasets.service.ts";
+import { findTracesByIds } from "../../traces/traces.service.ts";
 
 const ZIds = z.array(ZUuid).min(1).max(100);
 const ZDatasetRef = z.object({ id: ZUuid });
@@ -15,12 +23,27 @@ export const datasetsRouter = router({
     .input(z.object({ traceFunctionKey: z.string().min(1).max(500).optional() }))
     .query(({ ctx, input }) => findDatasets(ctx.db, ctx.auth.organizationId, input)),
 
-  get: protectedProcedure.input(ZDatasetRef).query(async ({ ctx, input }) => {
-    const dataset = await getDataset(ctx.db, ctx.auth.organizationId, input.id);
-    const { traceIds } = await findDatasetTraceIds(ctx.db, ctx.auth.organizationId, dataset.id);
-    return { dataset, traceIds };
-  }),
+  get: protectedProcedure.input(ZDatasetRef).query(async ({ ctx, input }) => ({ dataset: await getDataset(ctx.db, ctx.auth.organizationId, input.id) })),
 
+  /** The dataset's traces, most recently added first, a page at a time (members of any age). */
+  members: protectedProcedure
+    .input(ZDatasetRef.extend({ offset: z.number().int().min(0).max(1_000_000).default(0), limit: z.number().int().min(1).max(100).default(25) }))
+    .query(async ({ ctx, input }) => {
+      const org = ctx.auth.organizationId;
+      const { total, members } = await findDatasetMembers(ctx.db, org, input.id, input);
+      const traces = new Map((await findTracesByIds(ctx.db, org, members.map((m) => m.traceId))).map((t) => [t.id, t]));
+      return { total, members: members.map((m) => ({ ...m, trace: traces.get(m.traceId) ?? null })) };
+    }),
+
+  /** For each trace, the datasets it is in ("Add to dataset" on the trace page and the trace list). */
+  membershipsOf: protectedProcedure
+    .input(z.object({ traceIds: z.array(ZUuid).min(1).max(100) }))
+    .query(({ ctx, input }) => findDatasetIdsOfTraces(ctx.db, ctx.auth.organizationId, input.traceIds)),
+
+  /** "New dataset": refuses a name the trace function already has (CONFLICT), unlike REST's upsert. */
+  create: protectedProcedure.input(ZUpsertDatasetBody).mutation(({ ctx, input }) => createDataset(ctx.db, ctx.auth.organizationId, input)),
+
+  /** Edit: upsert by trace function + name (the edit dialog keeps both fixed and changes the description). */
   save: protectedProcedure.input(ZUpsertDatasetBody).mutation(({ ctx, input }) => upsertDataset(ctx.db, ctx.auth.organizationId, input)),
 
   addTraces: protectedProcedure
@@ -42,5 +65,5 @@ export const datasetsRouter = router({
     .mutation(({ ctx, input }) => startRerun(ctx.db, ctx.auth.organizationId, input.id, input.graderIds)),
   rerun: protectedProcedure
     .input(ZDatasetRef.extend({ runId: ZUuid.optional() }))
-    .query(({ ctx, input }) => getRerun(ctx.db, ctx.auth.organizationId, input.id, input.runId)),
+    .query(({ ctx, input }) => getRerunWithResults(ctx.db, ctx.auth.organizationId, input.id, input.runId)),
 });

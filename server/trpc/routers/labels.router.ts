@@ -5,7 +5,7 @@ import { z } from "zod";
 import { protectedProcedure, router } from "../init.ts";
 import { ZUuid } from "../../shared/schemas.ts";
 import { getTrace } from "../../traces/traces.service.ts";
-import { reviewAgentVerdict } from "../../labels/verdicts.service.ts";
+import { findVerdictRecords, reviewAgentVerdict, undoHumanVerdict } from "../../labels/verdicts.service.ts";
 import { saveAgentLabels, saveHumanLabels } from "../../labels/trace-labels.service.ts";
 
 const ZTarget = z.object({ traceId: ZUuid, assertionId: ZUuid.nullable().default(null) });
@@ -17,8 +17,16 @@ export const labelsRouter = router({
       // The console addresses one trace it showed: another organization's is NOT_FOUND, as everywhere in
       // the console (the REST batch reports it as a 400 for the whole batch instead).
       await getTrace(ctx.db, ctx.auth.organizationId, input.traceId);
-      return saveHumanLabels(ctx.db, ctx.auth, [{ traceId: input.traceId, assertionId: input.assertionId, label: input.label, annotation: input.annotation || null }]);
+      const saved = await saveHumanLabels(ctx.db, ctx.auth, [{ traceId: input.traceId, assertionId: input.assertionId, label: input.label, annotation: input.annotation || null }]);
+      // The id of the verdict just written, so the labelling queue can undo exactly this one.
+      const record = (await findVerdictRecords(ctx.db, ctx.auth.organizationId, [input.traceId])).find((r) => r.assertionId === input.assertionId);
+      return { ...saved, id: record?.id ?? null };
     }),
+
+  /** Undo of the labelling queue: the verdict it just recorded, which must still be current (else CONFLICT). */
+  undo: protectedProcedure
+    .input(z.object({ id: ZUuid }))
+    .mutation(({ ctx, input }) => undoHumanVerdict(ctx.db, ctx.auth, input.id)),
 
   clear: protectedProcedure
     .input(ZTarget)

@@ -85,8 +85,14 @@ describe("console replay procedures", () => {
   });
 
   it("compares each item's original with its replay: outlines, deltas, assertion verdicts and grader labels", async () => {
-    const { experiment, items, nextCursor } = await caller.replays.get({ id: ids.run });
+    const { experiment, items, nextCursor, outputs } = await caller.replays.get({ id: ids.run });
     expect(experiment.id).toBe(ids.run);
+    // Each compared trace's root output, for the side-by-side diff.
+    expect(outputs).toEqual({
+      [ids.original]: { tooLarge: false, output: "30 days refund" },
+      [ids.unreplayed]: { tooLarge: false, output: "x" },
+      [ids.replay]: { tooLarge: false, output: "refunds within 30 days" },
+    });
     expect(nextCursor).toBeNull();
     expect(items.map((i) => [i.position, i.originalTraceId, i.replays.length])).toEqual([[0, ids.original, 1], [1, ids.unreplayed, 0]]);
     const [item] = items;

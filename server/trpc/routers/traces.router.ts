@@ -5,33 +5,48 @@ import { notFound } from "../../errors.ts";
 import { findGraderLabels } from "../../labels/grader-labels.service.ts";
 import { findTraceLabels } from "../../labels/trace-labels-read.service.ts";
 import { findSpanBySelector, getExternalSpan } from "../../spans/spans.service.ts";
-import { findTraceFunctionKeys, findWaterfall } from "../../trace-view/trace-view.service.ts";
-import { ZConsoleTraceListInput, ZSpanInput, ZTraceIdInput } from "../../trace-view/trace-view.schemas.ts";
+import { findVerdictRecords } from "../../labels/verdicts.service.ts";
+import { findTraceFunctionKeys, findTracePreviews, findWaterfall } from "../../trace-view/trace-view.service.ts";
+import { ZConsoleTraceListInput, ZSpanInput, ZTraceIdInput, ZTraceQueueInput } from "../../trace-view/trace-view.schemas.ts";
 import { protectedProcedure, router } from "../init.ts";
-import { findTraces, getTrace } from "../../traces/traces.service.ts";
+import { countTraces, findTraceQueue, findTraces, getTrace } from "../../traces/traces.service.ts";
 
 export const tracesRouter = router({
   list: protectedProcedure.input(ZConsoleTraceListInput).query(async ({ ctx, input }) => {
     const org = ctx.auth.organizationId;
-    const page = await findTraces(ctx.db, org, input);
+    const filters = { ...input, searchContent: true };
+    const [page, total] = await Promise.all([findTraces(ctx.db, org, filters), countTraces(ctx.db, org, filters)]);
     const ids = page.traces.map((t) => t.id);
-    const labels = ids.length ? (await findTraceLabels(ctx.db, org, ids)).labels : [];
+    const [labels, previews] = await Promise.all([
+      ids.length ? findTraceLabels(ctx.db, org, ids).then((r) => r.labels) : [],
+      findTracePreviews(ctx.db, org, ids),
+    ]);
     const byTrace = new Map(labels.map((l) => [l.traceId, l]));
-    return { ...page, traces: page.traces.map((t) => ({ ...t, verdict: byTrace.get(t.id) ?? null })) };
+    return {
+      ...page,
+      total,
+      traces: page.traces.map((t) => ({ ...t, verdict: byTrace.get(t.id) ?? null, preview: previews.get(t.id) ?? null })),
+    };
   }),
+
+  /** Every matching trace id, in list order: the labelling queue (docs/api/console.md "Labelling queue"). */
+  queue: protectedProcedure
+    .input(ZTraceQueueInput)
+    .query(({ ctx, input }) => findTraceQueue(ctx.db, ctx.auth.organizationId, { ...input, searchContent: true })),
 
   functionKeys: protectedProcedure.query(({ ctx }) => findTraceFunctionKeys(ctx.db, ctx.auth.organizationId)),
 
   get: protectedProcedure.input(ZTraceIdInput).query(async ({ ctx, input }) => {
     const org = ctx.auth.organizationId;
     const trace = await getTrace(ctx.db, org, input.id);
-    const [waterfall, labels, graderLabels, assertions] = await Promise.all([
+    const [waterfall, labels, graderLabels, assertions, records] = await Promise.all([
       findWaterfall(ctx.db, org, trace.id),
       findTraceLabels(ctx.db, org, [trace.id]),
       findGraderLabels(ctx.db, org, { traceIds: [trace.id] }),
       getTraceAssertions(ctx.db, org, trace.id),
+      findVerdictRecords(ctx.db, org, [trace.id]),
     ]);
-    return { trace, waterfall, verdict: labels.labels[0] ?? null, graderLabels: graderLabels.labels, assertions };
+    return { trace, waterfall, verdict: labels.labels[0] ?? null, verdictRecords: records, graderLabels: graderLabels.labels, assertions };
   }),
 
   /** One span's content for the span panel, with the superjson meta the TypeScript SDK recorded. */

@@ -1,16 +1,20 @@
 "use client";
-// One dataset: its traces (add from the trace function's recent traces, remove), its
+// One dataset: its member traces a page at a time (remove), adding traces found by search (any age), its
 // graders (assign, remove) and a grader re-run with a progress bar polled until it finishes.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
+import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button.tsx";
 import { Card, CardHeader } from "@/components/ui/card.tsx";
+import { Input } from "@/components/ui/field.tsx";
+import { formatRelative } from "@/components/ui/format.ts";
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { ErrorState, FormError, LoadingState } from "@/components/ui/states.tsx";
 import { useTRPC } from "@/components/trpc/react.tsx";
 import type { RouterOutputs } from "@/components/trpc/types.ts";
 import { DatasetDialog } from "../datasets-list.tsx";
+import { ReplayCard } from "../../_components/replay-card.tsx";
+import { RerunResults } from "./rerun-results.tsx";
 
 type Data = RouterOutputs["datasets"]["get"];
 
@@ -23,14 +27,18 @@ export function DatasetView({ id }: { id: string }) {
   const { dataset } = query.data;
   return (
     <>
-      <p className="mb-2 text-xs"><Link href="/datasets" className="text-accent-700 hover:underline">← Datasets</Link></p>
+      <p className="mb-2 text-xs"><Link href="/datasets" className="text-accent-700 dark:text-accent-300 hover:underline">← Datasets</Link></p>
       <PageHeader title={dataset.name} description={<>{dataset.description ?? "No description."} <span className="font-mono">({dataset.traceFunctionKey})</span></>}
         actions={<Button variant="secondary" onClick={() => setEditing(true)}>Edit</Button>} />
-      <div className="grid gap-6 lg:grid-cols-2">
-        <Traces data={query.data} />
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+        <div className="space-y-6">
+          <Members dataset={dataset} />
+          <AddBySearch dataset={dataset} />
+        </div>
         <div className="space-y-6">
           <Graders data={query.data} />
           <Rerun datasetId={dataset.id} hasGraders={dataset.graders.length > 0} />
+          <ReplayCard title="Replay this dataset" selection={{ datasetId: dataset.id }} traceFunctionKey={dataset.traceFunctionKey} />
         </div>
       </div>
       {editing ? <DatasetDialog dataset={dataset} onClose={() => setEditing(false)} /> : null}
@@ -44,36 +52,93 @@ function useRefresh() {
   return () => queryClient.invalidateQueries({ queryKey: trpc.datasets.pathKey() });
 }
 
-function Traces({ data }: { data: Data }) {
+type Dataset = Data["dataset"];
+const PAGE = 25;
+
+function Members({ dataset }: { dataset: Dataset }) {
   const trpc = useTRPC();
   const refresh = useRefresh();
-  const candidates = useQuery(trpc.traces.list.queryOptions({ traceFunctionKey: data.dataset.traceFunctionKey, limit: 50 }));
-  const [selected, setSelected] = useState<Set<string>>(new Set());
-  const add = useMutation(trpc.datasets.addTraces.mutationOptions({ onSuccess: () => { setSelected(new Set()); return refresh(); } }));
+  const [offset, setOffset] = useState(0);
+  const members = useQuery(trpc.datasets.members.queryOptions({ id: dataset.id, offset, limit: PAGE }));
   const remove = useMutation(trpc.datasets.removeTraces.mutationOptions({ onSuccess: refresh }));
-  const members = new Set(data.traceIds);
-  const toggle = (id: string) => setSelected((s) => { const n = new Set(s); if (n.has(id)) n.delete(id); else n.add(id); return n; });
+  const total = members.data?.total ?? dataset.traceCount;
+  // Removing the last member of the last page steps back a page.
+  if (members.data && members.data.members.length === 0 && offset > 0) setOffset(Math.max(0, offset - PAGE));
   return (
     <Card aria-label="Traces of the dataset">
-      <CardHeader title={`Traces (${data.traceIds.length})`} description="Tick recent traces of this trace function to add them."
-        actions={<Button size="sm" disabled={selected.size === 0 || add.isPending} onClick={() => add.mutate({ id: data.dataset.id, traceIds: [...selected] })}>Add selected ({selected.size})</Button>} />
-      <FormError error={add.error ?? remove.error} />
-      <ul className="max-h-[28rem] divide-y divide-zinc-100 overflow-y-auto">
-        {(candidates.data?.traces ?? []).map((t) => {
-          const title = t.name || t.traceFunctionKey || t.id;
-          return (
-            <li key={t.id} className="flex items-center justify-between gap-2 px-4 py-2">
-              <label className="flex min-w-0 items-center gap-2">
-                <input type="checkbox" disabled={members.has(t.id)} checked={members.has(t.id) || selected.has(t.id)} onChange={() => toggle(t.id)} aria-label={`Select ${title} (${t.id.slice(0, 8)})`} />
-                <Link href={`/traces/${t.id}`} className="truncate hover:underline">{title}</Link>
-                <span className="font-mono text-xs text-zinc-400">{t.id.slice(0, 8)}</span>
-              </label>
-              {members.has(t.id) ? <Button variant="ghost" size="sm" onClick={() => remove.mutate({ id: data.dataset.id, traceIds: [t.id] })} aria-label={`Remove ${title} (${t.id.slice(0, 8)}) from the dataset`}>Remove</Button> : null}
-            </li>
-          );
-        })}
-        {candidates.data?.traces.length === 0 ? <li className="px-4 py-3 text-sm text-zinc-500">No traces of this trace function yet.</li> : null}
-      </ul>
+      <CardHeader title={`Traces (${total})`} description="Most recently added first." />
+      <FormError error={remove.error} />
+      {members.isPending ? <LoadingState label="Loading traces" /> : members.isError ? <ErrorState error={members.error} onRetry={() => members.refetch()} /> : (
+        <ul className="divide-y divide-zinc-100">
+          {members.data.members.map(({ traceId, addedAt, trace }) => {
+            const title = trace ? trace.name || trace.traceFunctionKey || traceId : "Trace no longer stored";
+            return (
+              <li key={traceId} className="flex items-center justify-between gap-2 px-4 py-2">
+                <div className="min-w-0">
+                  <Link href={`/traces/${traceId}`} className="block truncate font-medium text-accent-700 dark:text-accent-300 hover:underline">{title}</Link>
+                  <span className="font-mono text-xs text-zinc-500">{traceId.slice(0, 8)}</span>
+                  <span className="text-xs text-zinc-500"> · added {formatRelative(addedAt)}</span>
+                </div>
+                <Button variant="ghost" size="sm" disabled={remove.isPending} onClick={() => remove.mutate({ id: dataset.id, traceIds: [traceId] })}
+                  aria-label={`Remove ${title} (${traceId.slice(0, 8)}) from the dataset`}>Remove</Button>
+              </li>
+            );
+          })}
+          {members.data.members.length === 0 ? <li className="px-4 py-3 text-sm text-zinc-600">No traces yet. Find some below, or use “Add to dataset” on a trace or in the trace list.</li> : null}
+        </ul>
+      )}
+      {total > PAGE ? (
+        <nav aria-label="Dataset pages" className="flex items-center justify-end gap-2 border-t border-zinc-100 px-4 py-2 text-xs text-zinc-600">
+          <span>{offset + 1}–{Math.min(offset + PAGE, total)} of {total}</span>
+          <Button variant="secondary" size="sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>Previous</Button>
+          <Button variant="secondary" size="sm" disabled={offset + PAGE >= total} onClick={() => setOffset(offset + PAGE)}>Next</Button>
+        </nav>
+      ) : null}
+    </Card>
+  );
+}
+
+/** Finds traces of the dataset's trace function by title, of any age (the trace list's search), to add them. */
+function AddBySearch({ dataset }: { dataset: Dataset }) {
+  const trpc = useTRPC();
+  const refresh = useRefresh();
+  const [text, setText] = useState("");
+  const [search, setSearch] = useState<string | null>(null);
+  const found = useQuery({ ...trpc.traces.list.queryOptions({ traceFunctionKey: dataset.traceFunctionKey, search: search || undefined, limit: 10 }), enabled: search !== null });
+  const ids = found.data?.traces.map((t) => t.id) ?? [];
+  const memberships = useQuery({ ...trpc.datasets.membershipsOf.queryOptions({ traceIds: ids }), enabled: ids.length > 0 });
+  const add = useMutation(trpc.datasets.addTraces.mutationOptions({ onSuccess: refresh }));
+  const submit = (e: FormEvent) => { e.preventDefault(); setSearch(text.trim()); };
+  return (
+    <Card aria-label="Add traces">
+      <CardHeader title="Add traces" description={<>Search the traces of <span className="font-mono">{dataset.traceFunctionKey}</span> by title, of any age.</>} />
+      <form onSubmit={submit} role="search" aria-label="Find traces to add" className="flex gap-2 px-4 py-3">
+        <Input aria-label="Trace title" type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="Title contains… (empty: newest)" />
+        <Button type="submit" variant="secondary">Search</Button>
+      </form>
+      <FormError error={add.error} />
+      {search === null ? null : found.isPending ? <LoadingState label="Searching" /> : found.isError ? <ErrorState error={found.error} /> : (
+        <ul className="divide-y divide-zinc-100 border-t border-zinc-100">
+          {found.data.traces.map((t) => {
+            const title = t.name || t.traceFunctionKey || t.id;
+            const member = memberships.data?.[t.id]?.includes(dataset.id) ?? false;
+            return (
+              <li key={t.id} className="flex items-center justify-between gap-2 px-4 py-2">
+                <div className="min-w-0">
+                  <Link href={`/traces/${t.id}`} className="block truncate hover:underline">{title}</Link>
+                  <span className="font-mono text-xs text-zinc-500">{t.id.slice(0, 8)}</span>
+                  <span className="text-xs text-zinc-500"> · {formatRelative(t.startedAt)}</span>
+                </div>
+                {member ? <span className="text-xs text-zinc-600">In the dataset</span> : (
+                  <Button variant="secondary" size="sm" disabled={add.isPending} onClick={() => add.mutate({ id: dataset.id, traceIds: [t.id] })}
+                    aria-label={`Add ${title} (${t.id.slice(0, 8)}) to the dataset`}>Add</Button>
+                )}
+              </li>
+            );
+          })}
+          {found.data.traces.length === 0 ? <li className="px-4 py-3 text-sm text-zinc-600">No trace of this function matches.</li> : null}
+        </ul>
+      )}
     </Card>
   );
 }
@@ -99,7 +164,7 @@ function Graders({ data }: { data: Data }) {
               : <Button variant="secondary" size="sm" onClick={() => add.mutate({ id: data.dataset.id, graderIds: [g.id] })} aria-label={`Assign ${g.name}`}>Assign</Button>}
           </li>
         ))}
-        {active.length === 0 ? <li className="px-4 py-3 text-sm text-zinc-500">No active graders for this trace function. Create one under <Link className="text-accent-700 underline" href="/graders">Graders</Link>.</li> : null}
+        {active.length === 0 ? <li className="px-4 py-3 text-sm text-zinc-500">No active graders for this trace function. Create one under <Link className="text-accent-700 dark:text-accent-300 underline" href="/graders">Graders</Link>.</li> : null}
       </ul>
     </Card>
   );
@@ -137,6 +202,7 @@ function Rerun({ datasetId, hasGraders }: { datasetId: string; hasGraders: boole
               {r.status === "completed" ? ` — ${r.result?.tracesGraded ?? 0} traces graded by ${r.result?.gradersRun ?? 0} graders` : r.progress ? ` — ${done} of ${total} traces` : ""}
               {r.error ? ` — ${r.error}` : ""}
             </p>
+            <RerunResults results={run.data?.results ?? []} />
           </>
         ) : <p className="text-sm text-zinc-500">{hasGraders ? "No re-run yet." : "Assign a grader first."}</p>}
       </div>

@@ -18,7 +18,7 @@ export function ComparedTraceView({ side, trace, delta }: { side: string; trace:
     <section aria-label={side} className="min-w-0 space-y-3 rounded-md border border-zinc-200 p-3">
       <header className="flex flex-wrap items-center justify-between gap-2">
         <h4 className="text-xs font-semibold tracking-wide text-zinc-500 uppercase">{side}</h4>
-        <Link href={`/traces/${trace.traceId}`} className="text-xs text-accent-700 hover:underline">Open trace {trace.traceId.slice(0, 8)}</Link>
+        <Link href={`/traces/${trace.traceId}`} className="text-xs text-accent-700 dark:text-accent-300 hover:underline">Open trace {trace.traceId.slice(0, 8)}</Link>
       </header>
       <dl className="grid grid-cols-3 gap-2 text-xs">
         <div><dt className="text-zinc-500">Status</dt><dd className="mt-0.5"><StatusBadge status={trace.outline.status} /></dd></div>

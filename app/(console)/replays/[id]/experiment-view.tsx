@@ -1,6 +1,6 @@
 "use client";
-// One replay: the run's facts, then each item's original and replay(s) side by side with
-// outlines, duration and token deltas, assertion verdicts and grader labels. Items load a page at a time.
+// One replay: the run's facts, then each item's original and replay(s) side by side: root outputs with a
+// line diff, outlines, duration and token deltas, assertion verdicts and grader labels. Items load a page at a time.
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { Button } from "@/components/ui/button.tsx";
@@ -12,7 +12,9 @@ import { useTRPC } from "@/components/trpc/react.tsx";
 import type { RouterOutputs } from "@/components/trpc/types.ts";
 import { ExperimentStatus } from "../replays-list.tsx";
 import { ComparedTraceView } from "./compared-trace.tsx";
+import { OutputDiff } from "./output-diff.tsx";
 import { FactGrid } from "@/components/ui/fact-grid.tsx";
+import { ExperimentReport } from "./experiment-report.tsx";
 
 type Page = RouterOutputs["replays"]["get"];
 type Item = Page["items"][number];
@@ -29,15 +31,16 @@ export function ExperimentView({ id }: { id: string }) {
   const items = query.data.pages.flatMap((p) => p.items);
   return (
     <>
-      <p className="mb-2 text-xs"><Link href="/replays" className="text-accent-700 hover:underline">← Replays</Link></p>
+      <p className="mb-2 text-xs"><Link href="/replays" className="text-accent-700 dark:text-accent-300 hover:underline">← Replays</Link></p>
       <PageHeader title={experiment.name || `Replay ${experiment.id.slice(0, 8)}`}
         description={<span className="font-mono text-xs">{experiment.id}</span>}
         actions={<ExperimentStatus status={experiment.status} />} />
       <Facts experiment={experiment} items={items} />
+      <ExperimentReport id={experiment.id} />
       {experiment.notes ? <p className="mb-6 text-sm whitespace-pre-wrap text-zinc-600">{experiment.notes}</p> : null}
       <div className="space-y-6">
         {items.length === 0 ? <Card><p className="px-4 py-6 text-sm text-zinc-500">This replay selected no traces.</p></Card> : null}
-        {items.map((item) => <ItemCard key={item.originalTraceId} item={item} />)}
+        {items.map((item) => <ItemCard key={item.originalTraceId} item={item} outputs={Object.assign({}, ...query.data.pages.map((p) => p.outputs)) as Page["outputs"]} />)}
       </div>
       {query.hasNextPage ? (
         <div className="mt-6 flex justify-center">
@@ -83,11 +86,15 @@ function Facts({ experiment: e, items }: { experiment: Page["experiment"]; items
   );
 }
 
-function ItemCard({ item }: { item: Item }) {
+function ItemCard({ item, outputs }: { item: Item; outputs: Page["outputs"] }) {
   const title = item.original?.outline.name || item.original?.outline.traceFunctionKey || item.originalTraceId;
   return (
     <Card aria-label={`Item ${item.position + 1}: ${title}`}>
       <CardHeader title={<>#{item.position + 1} · {title}</>} description={`${item.replays.length} replay trace${item.replays.length === 1 ? "" : "s"}`} />
+      <div className="border-b border-zinc-100 p-4">
+        <OutputDiff outputs={outputs} originalId={item.original?.traceId ?? null}
+          replays={item.replays.map((r) => ({ traceId: r.traceId, label: item.replays.length > 1 ? `Replay, attempt ${r.attempt ?? "?"}` : "Replay" }))} />
+      </div>
       <div className="grid gap-4 p-4 lg:grid-cols-2">
         {item.original ? <ComparedTraceView side="Original" trace={item.original} /> : (
           <p className="rounded-md border border-dashed border-zinc-300 p-3 text-sm text-zinc-500">The original trace {item.originalTraceId.slice(0, 8)} is no longer stored.</p>

@@ -1,4 +1,4 @@
-// A trace outline (http-interface.md "Trace outline"): the span tree without content, with type, duration,
+// A trace outline (docs/replay.md, "Complete"): the span tree without content, with type, duration,
 // tokens, model, errors and the mocked marker, for side-by-side comparison.
 import { Badge } from "@/components/ui/badge.tsx";
 import { formatDuration, formatNumber } from "@/components/ui/format.ts";

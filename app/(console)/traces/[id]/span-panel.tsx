@@ -1,11 +1,12 @@
 "use client";
-// The span panel: input, output, contexts, errors and the SDK's superjson meta, each in
-// the JSON viewer (content is rendered as text, never as HTML).
+// The span panel: input, output and prompt (chat view for LLM messages, JSON tree, raw JSON with copy),
+// contexts, errors and the SDK's superjson meta (content is rendered as text, never as HTML).
 import { useQuery } from "@tanstack/react-query";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Card, CardHeader } from "@/components/ui/card.tsx";
 import { ErrorState, LoadingState } from "@/components/ui/states.tsx";
 import { JsonViewer } from "@/components/json-viewer.tsx";
+import { PayloadView } from "@/components/payload-view.tsx";
 import { useTRPC } from "@/components/trpc/react.tsx";
 
 export function SpanPanel({ traceId, spanId }: { traceId: string; spanId: string }) {
@@ -26,11 +27,11 @@ export function SpanPanel({ traceId, spanId }: { traceId: string; spanId: string
           </p>
         ) : null}
         {otel?.systemInstructions ? <Section title="System instructions"><JsonViewer value={otel.systemInstructions} label="System instructions" /></Section> : null}
-        <Section title="Input"><JsonViewer value={span.input} label="Span input" /></Section>
-        <Section title="Output"><JsonViewer value={span.output} label="Span output" /></Section>
+        <Section title="Input"><PayloadView value={span.input} label="Span input" /></Section>
+        <Section title="Output"><PayloadView value={span.output} label="Span output" /></Section>
         {span.errors ? <Section title="Errors"><JsonViewer value={span.errors} label="Span errors" /></Section> : null}
         {span.contexts.length ? <Section title="Contexts"><JsonViewer value={span.contexts} label="Span contexts" /></Section> : null}
-        {span.prompt ? <Section title="Prompt"><JsonViewer value={span.prompt} label="Span prompt" /></Section> : null}
+        {span.prompt ? <Section title="Prompt"><PayloadView value={promptValue(span.prompt)} label="Span prompt" /></Section> : null}
         {inputMeta || outputMeta ? (
           <Section title="Type meta (superjson)">
             <JsonViewer value={{ input: inputMeta, output: outputMeta }} label="Type meta" initiallyOpenDepth={1} />
@@ -55,4 +56,15 @@ function Section({ title, children }: { title: string; children: React.ReactNode
       {children}
     </section>
   );
+}
+
+/** A prompt is stored as text; one that is JSON (a messages array, a template object) shows as that value. */
+function promptValue(prompt: string): unknown {
+  const t = prompt.trim();
+  if (!t.startsWith("{") && !t.startsWith("[")) return prompt;
+  try {
+    return JSON.parse(t) as unknown;
+  } catch {
+    return prompt;
+  }
 }

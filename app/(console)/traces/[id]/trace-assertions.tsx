@@ -20,7 +20,7 @@ export function TraceAssertions({ data }: { data: TraceData }) {
         actions={inheritedFrom ? null : <Button size="sm" onClick={() => setEditing("new")}>Add assertion</Button>} />
       {inheritedFrom ? (
         <p className="border-b border-zinc-100 px-4 py-2 text-xs text-zinc-600">
-          Inherited from the <Link className="text-accent-700 underline" href={`/traces/${inheritedFrom}`}>original trace</Link>; edit them there.
+          Inherited from the <Link className="text-accent-700 dark:text-accent-300 underline" href={`/traces/${inheritedFrom}`}>original trace</Link>; edit them there.
         </p>
       ) : null}
       {assertions.length === 0 ? (

@@ -1,9 +1,9 @@
 "use client";
-// The trace page: metadata, verdicts, the span waterfall with a span panel, and
-// the grader labels.
+// The trace page: metadata and verdicts, the span tree with the span panel beside it on wide screens
+// (below it on narrow ones), then assertions, grader labels and the trace's metadata.
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Card, CardHeader } from "@/components/ui/card.tsx";
 import { formatDateTime, formatDuration, formatNumber } from "@/components/ui/format.ts";
@@ -13,6 +13,7 @@ import { JsonViewer } from "@/components/json-viewer.tsx";
 import { useTRPC } from "@/components/trpc/react.tsx";
 import type { RouterOutputs } from "@/components/trpc/types.ts";
 import { FaithfulBadge, KindBadge, StatusBadge } from "../trace-badges.tsx";
+import { AddToDatasetButton } from "../../_components/add-to-dataset.tsx";
 import { SpanPanel } from "./span-panel.tsx";
 import { TraceAssertions } from "./trace-assertions.tsx";
 import { VerdictPanel } from "./verdict-panel.tsx";
@@ -25,33 +26,47 @@ export function TraceView({ id }: { id: string }) {
   const trpc = useTRPC();
   const query = useQuery(trpc.traces.get.queryOptions({ id }));
   const [spanId, setSpanId] = useState<string | null>(null);
+  // Evidence links open a span: /traces/<id>#span-<spanId> or ?span=<spanId>.
+  useEffect(() => {
+    const open = () => {
+      const linked = /^#span-(.+)$/.exec(window.location.hash)?.[1] ?? new URLSearchParams(window.location.search).get("span");
+      if (linked) setSpanId(decodeURIComponent(linked));
+    };
+    open();
+    window.addEventListener("hashchange", open);
+    return () => window.removeEventListener("hashchange", open);
+  }, []);
   if (query.isPending) return <LoadingState label="Loading trace" />;
   if (query.isError) return <ErrorState error={query.error} onRetry={() => query.refetch()} />;
   const { trace, waterfall } = query.data;
   const selected = spanId ?? waterfall.spans[0]?.id ?? null;
   return (
     <>
-      <p className="mb-2 text-xs"><Link href="/traces" className="text-accent-700 hover:underline">← Traces</Link></p>
+      <p className="mb-2 text-xs"><Link href="/traces" className="text-accent-700 dark:text-accent-300 hover:underline">← Traces</Link></p>
       <PageHeader
         title={trace.name || trace.traceFunctionKey || trace.id}
         description={<span className="font-mono text-xs">{trace.id}</span>}
-        actions={<><StatusBadge status={trace.status} /><KindBadge ingestionType={trace.ingestionType} testRunId={trace.testRunId} /><FaithfulBadge faithful={trace.faithful} captureIssues={trace.captureIssues} /></>}
+        actions={<><AddToDatasetButton traces={[trace]} /><StatusBadge status={trace.status} /><KindBadge ingestionType={trace.ingestionType} testRunId={trace.testRunId} /><FaithfulBadge faithful={trace.faithful} captureIssues={trace.captureIssues} /></>}
       />
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
-        <div className="min-w-0 space-y-6">
-          <Facts data={query.data} />
-          <Card aria-label="Spans">
+      <div className="space-y-6">
+        <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
+          <div className="min-w-0"><Facts data={query.data} /></div>
+          <VerdictPanel data={query.data} />
+        </div>
+        <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
+          <Card aria-label="Spans" className="min-w-0">
             <CardHeader title="Spans" description="Click a span to see its content. Bars show when each span ran within the trace." />
             <Waterfall spans={waterfall.spans} totalMs={waterfall.totalMs} selectedId={selected} onSelect={setSpanId} />
           </Card>
-          {selected ? <SpanPanel traceId={trace.id} spanId={selected} /> : null}
+          <div className="min-w-0 lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:overflow-y-auto">
+            {selected ? <SpanPanel traceId={trace.id} spanId={selected} /> : null}
+          </div>
         </div>
-        <div className="space-y-6">
-          <VerdictPanel data={query.data} />
+        <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
           <TraceAssertions data={query.data} />
           <GraderLabels labels={query.data.graderLabels} />
           {Object.keys(trace.metadata).length > 0 || trace.contexts.length > 0 ? (
-            <Card>
+            <Card className="min-w-0">
               <CardHeader title="Trace metadata" />
               <div className="space-y-3 p-4">
                 <JsonViewer value={trace.metadata} label="Metadata" />
@@ -79,9 +94,9 @@ function Facts({ data }: { data: TraceData }) {
       ? []
       : [["Faithful", `No: ${t.captureIssues.join(", ")}. Some values were trimmed or not captured exactly, so a replay may not reproduce this trace; replays by limit skip it.`] as [string, React.ReactNode]]),
     ...(t.amendedAt ? [["Amended", `${formatDateTime(t.amendedAt)}: spans arrived after completion; graders ran again`] as [string, React.ReactNode]] : []),
-    ["Session", t.sessionId ?? "—"],
-    ["Replay of", t.originalTraceId ? <Link className="text-accent-700 hover:underline" href={`/traces/${t.originalTraceId}`}>{t.originalTraceId.slice(0, 8)}…</Link> : "—"],
-    ...(t.testRunId ? [["Replay run", <Link key="run" className="text-accent-700 hover:underline" href={`/replays/${t.testRunId}`}>{t.testRunId.slice(0, 8)}…</Link>] as [string, React.ReactNode]] : []),
+    ["Session", t.sessionId ? <Link key="session" className="break-all text-accent-700 dark:text-accent-300 hover:underline" href={`/traces?session=${encodeURIComponent(t.sessionId)}`}>{t.sessionId}</Link> : "—"],
+    ["Replay of", t.originalTraceId ? <Link className="text-accent-700 dark:text-accent-300 hover:underline" href={`/traces/${t.originalTraceId}`}>{t.originalTraceId.slice(0, 8)}…</Link> : "—"],
+    ...(t.testRunId ? [["Replay run", <Link key="run" className="text-accent-700 dark:text-accent-300 hover:underline" href={`/replays/${t.testRunId}`}>{t.testRunId.slice(0, 8)}…</Link>] as [string, React.ReactNode]] : []),
   ];
   return (
     <FactGrid facts={facts} />

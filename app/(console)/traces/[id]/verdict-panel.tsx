@@ -3,7 +3,7 @@
 // same writes as POST /api/sdk/traces/labels/human), clear, approve/reject an agent verdict, and keyboard
 // shortcuts P (pass), F (fail), N (next trace of the list, skipping this one).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
+import Link from "next/link";
 import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/button.tsx";
 import { Card, CardHeader } from "@/components/ui/card.tsx";
@@ -11,11 +11,11 @@ import { Textarea } from "@/components/ui/field.tsx";
 import { FormError } from "@/components/ui/states.tsx";
 import { useTRPC } from "@/components/trpc/react.tsx";
 import type { RouterOutputs } from "@/components/trpc/types.ts";
-import { nextInQueue } from "../queue.ts";
-import { VerdictBadge } from "../trace-badges.tsx";
+import { RecordedBy, VerdictBadge } from "../trace-badges.tsx";
+import { EvidenceLinks } from "../../review/evidence-links.tsx";
 
 type TraceData = RouterOutputs["traces"]["get"];
-type Verdict = Pick<NonNullable<TraceData["verdict"]>, "labelStatus" | "label" | "labelSource" | "approved" | "annotation">;
+type Verdict = Pick<NonNullable<TraceData["verdict"]>, "labelStatus" | "label" | "labelSource" | "approved" | "annotation" | "evidence">;
 
 function useVerdictActions(traceId: string) {
   const trpc = useTRPC();
@@ -29,36 +29,32 @@ function useVerdictActions(traceId: string) {
 }
 
 export function VerdictPanel({ data }: { data: TraceData }) {
-  const router = useRouter();
   const traceId = data.trace.id;
-  const goNext = () => {
-    const next = nextInQueue(traceId);
-    router.push(next ? `/traces/${next}` : "/traces");
-  };
   return (
     <Card aria-label="Verdict">
-      <CardHeader title="Verdict" description={<>Shortcuts: <kbd>P</kbd> pass · <kbd>F</kbd> fail · <kbd>N</kbd> next trace</>} />
+      <CardHeader title="Verdict" description={<>Shortcuts: <kbd>P</kbd> pass · <kbd>F</kbd> fail</>} />
       <div className="divide-y divide-zinc-100">
-        <TargetVerdict traceId={traceId} assertionId={null} title="Whole trace" verdict={data.verdict} shortcuts onNext={goNext} />
+        <TargetVerdict traceId={traceId} assertionId={null} title="Whole trace" verdict={data.verdict} records={data.verdictRecords} shortcuts />
         {data.assertions.assertions.map((a) => (
           <TargetVerdict key={a.id} traceId={traceId} assertionId={a.id} title={a.assertion}
-            verdict={data.verdict?.assertions.find((v) => v.assertionId === a.id) ?? null} />
+            verdict={data.verdict?.assertions.find((v) => v.assertionId === a.id) ?? null} records={data.verdictRecords} />
         ))}
       </div>
       <div className="flex justify-end border-t border-zinc-100 px-4 py-2.5">
-        <Button variant="ghost" size="sm" onClick={goNext}>Next trace (N)</Button>
+        <Link href={data.trace.traceFunctionKey ? `/traces/queue?fn=${encodeURIComponent(data.trace.traceFunctionKey)}&label=unlabeled` : "/traces/queue?label=unlabeled"}
+          className="text-xs font-medium text-accent-700 dark:text-accent-300 hover:underline">Label unlabelled traces of this function in a queue</Link>
       </div>
     </Card>
   );
 }
 
-function TargetVerdict({ traceId, assertionId, title, verdict, shortcuts, onNext }: {
+function TargetVerdict({ traceId, assertionId, title, verdict, records, shortcuts }: {
   traceId: string;
   assertionId: string | null;
   title: string;
   verdict: Verdict | null;
+  records: TraceData["verdictRecords"];
   shortcuts?: boolean;
-  onNext?: () => void;
 }) {
   const { save, clear, review } = useVerdictActions(traceId);
   const [annotation, setAnnotation] = useState(verdict?.annotation ?? "");
@@ -68,11 +64,10 @@ function TargetVerdict({ traceId, assertionId, title, verdict, shortcuts, onNext
     if (!shortcuts) return;
     const onKey = (e: KeyboardEvent) => {
       const el = e.target as HTMLElement | null;
-      if (e.metaKey || e.ctrlKey || e.altKey || el?.closest("input, textarea, select, [contenteditable=true]")) return;
+      if (e.metaKey || e.ctrlKey || e.altKey || e.repeat || el?.closest("input, textarea, select, [contenteditable=true]")) return;
       const key = e.key.toLowerCase();
       if (key === "p") record(true);
       else if (key === "f") record(false);
-      else if (key === "n") onNext?.();
       else return;
       e.preventDefault();
     };
@@ -88,9 +83,10 @@ function TargetVerdict({ traceId, assertionId, title, verdict, shortcuts, onNext
     <section aria-label={assertionId ? `Assertion: ${title}` : "Whole trace"} className="space-y-2 px-4 py-3">
       <div className="flex items-start justify-between gap-2">
         <h3 className="text-sm font-medium text-zinc-900">{title}</h3>
-        <span data-testid="current-verdict"><VerdictBadge verdict={verdict} /></span>
+        <span data-testid="current-verdict" className="flex flex-col items-end gap-0.5"><VerdictBadge verdict={verdict} />{labelled ? <RecordedBy records={records} assertionId={assertionId} /> : null}</span>
       </div>
       {verdict?.annotation ? <p className="text-xs whitespace-pre-wrap text-zinc-600">{verdict.annotation}</p> : null}
+      <EvidenceLinks traceId={traceId} evidence={verdict?.evidence} />
       <Textarea aria-label={`Annotation for ${name}`} placeholder="Why? (optional)" className="min-h-14 text-xs" value={annotation} onChange={(e) => setAnnotation(e.target.value)} />
       <div className="flex flex-wrap gap-2">
         <Button variant="pass" size="sm" disabled={busy} onClick={() => record(true)} aria-label={`Pass ${name}`}>Pass</Button>

@@ -59,7 +59,7 @@ export function Waterfall({ spans, totalMs, selectedId, onSelect }: { spans: Spa
         ))}
       </ul>
       {hidden > 0 ? (
-        <button ref={more} type="button" onClick={() => setLimit((l) => l + WATERFALL_PAGE)} className="w-full px-4 py-2 text-left text-sm text-accent-700 hover:underline">
+        <button ref={more} type="button" onClick={() => setLimit((l) => l + WATERFALL_PAGE)} className="w-full px-4 py-2 text-left text-sm text-accent-700 dark:text-accent-300 hover:underline">
           Show {Math.min(hidden, WATERFALL_PAGE)} more of {formatNumber(hidden)} spans
         </button>
       ) : null}

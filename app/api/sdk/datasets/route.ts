@@ -1,5 +1,5 @@
 import { listDatasets, postDataset } from "@/server/datasets/datasets.http.ts";
+import { routeMethods } from "@/server/http/methods.http.ts";
 
 export const dynamic = "force-dynamic";
-export const GET = listDatasets;
-export const POST = postDataset;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: listDatasets, POST: postDataset });

@@ -1,4 +1,5 @@
 import { getGraderLabels } from "@/server/labels/labels.http.ts";
+import { routeMethods } from "@/server/http/methods.http.ts";
 
 export const dynamic = "force-dynamic";
-export const GET = getGraderLabels;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: getGraderLabels });

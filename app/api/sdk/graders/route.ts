@@ -1,5 +1,5 @@
 import { listGraders, postGrader } from "@/server/graders/graders.http.ts";
+import { routeMethods } from "@/server/http/methods.http.ts";
 
 export const dynamic = "force-dynamic";
-export const GET = listGraders;
-export const POST = postGrader;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: listGraders, POST: postGrader });

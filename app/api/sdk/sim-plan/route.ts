@@ -1,5 +1,5 @@
 import { getSimPlanRoute, postSimPlanRoute } from "@/server/sim-plan/sim-plan.http.ts";
+import { routeMethods } from "@/server/http/methods.http.ts";
 
 export const dynamic = "force-dynamic";
-export const GET = getSimPlanRoute;
-export const POST = postSimPlanRoute;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: getSimPlanRoute, POST: postSimPlanRoute });

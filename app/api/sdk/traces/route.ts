@@ -1,4 +1,5 @@
 import { listTracesRoute } from "@/server/traces/traces.http.ts";
+import { routeMethods } from "@/server/http/methods.http.ts";
 
 export const dynamic = "force-dynamic";
-export const GET = listTracesRoute;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: listTracesRoute });

@@ -1,5 +1,5 @@
 import { getWhoami } from "@/server/http/whoami.http.ts";
+import { routeMethods } from "@/server/http/methods.http.ts";
 
 export const dynamic = "force-dynamic";
-export const GET = getWhoami;
-export const POST = getWhoami;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: getWhoami, POST: getWhoami });

@@ -1,4 +1,5 @@
 import { handleTrpc } from "@/server/trpc/trpc.http.ts";
+import { routeMethods } from "@/server/http/methods.http.ts";
 
 export const dynamic = "force-dynamic";
-export { handleTrpc as GET, handleTrpc as POST };
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: handleTrpc, POST: handleTrpc });

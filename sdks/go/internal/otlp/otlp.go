@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Carrier attribute keys (docs/api.md, OTLP ingestion).
+// Carrier attribute keys (docs/sdk-transport.md, rule 1).
 const (
 	OperationAttribute = "reprise.operation"
 	PayloadAttribute   = "reprise.payload"

@@ -11,8 +11,8 @@ type AckState struct {
 }
 
 // AckTracker records which carriers of watched traces Reprise acknowledged. The OTLP endpoint answers only after
-// every accepted carrier persisted, so an acknowledgment is the replay barrier's proof (docs/api.md, transport rule
-// 11). Only watched traces are recorded, so ordinary traffic costs nothing here.
+// every accepted carrier persisted, so an acknowledgment is the replay barrier's proof (docs/sdk-transport.md,
+// rule 11). Only watched traces are recorded, so ordinary traffic costs nothing here.
 type AckTracker struct {
 	mu      sync.Mutex
 	watched map[string]*AckState

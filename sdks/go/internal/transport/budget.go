@@ -10,7 +10,7 @@ import (
 	"github.com/reprise/reprise/sdks/go/internal/otlp"
 )
 
-// Carrier budgets (docs/api.md, Limits).
+// Carrier budgets (docs/sdk-transport.md, "Limits").
 const (
 	// PerSpanBudget is the largest carrier kept intact when its single-carrier request gzips under the wire target.
 	PerSpanBudget = 7_800_000
@@ -20,7 +20,7 @@ const (
 	DecompressedCeiling = 8_000_000
 )
 
-// structuralKeys identify a span or trace and are never trimmed (docs/api.md, transport rule 6).
+// structuralKeys identify a span or trace and are never trimmed (docs/sdk-transport.md, rule 6).
 var structuralKeys = map[string]bool{
 	"name": true, "type": true, "function_name": true, "error_source": true, "content_off_by_simulation_plan": true,
 	"id": true, "started_at": true, "ended_at": true, "workflow_name": true, "ingestion_type": true,
@@ -75,7 +75,7 @@ func trimPayload(payload []byte, operation string, budget int) ([]byte, []string
 		"error": fmt.Sprintf("trimmed oversized field(s) to fit the %d-byte carrier budget: %s",
 			budget, strings.Join(trimmed, ", ")),
 	})
-	out, err := marshalNoEscape(root)
+	out, err := MarshalNoEscape(root)
 	if err != nil {
 		return payload, nil
 	}
@@ -104,7 +104,7 @@ func collectCandidates(root map[string]any, operation string) []trimCandidate {
 		if operation == OpInternalTrace && key != "result" && key != "inputs" && key != "rawCollector" {
 			continue
 		}
-		encoded, err := marshalNoEscape(value)
+		encoded, err := MarshalNoEscape(value)
 		if err != nil {
 			continue
 		}
@@ -116,7 +116,8 @@ func collectCandidates(root map[string]any, operation string) []trimCandidate {
 	return out
 }
 
-func marshalNoEscape(v any) ([]byte, error) {
+// MarshalNoEscape is json.Marshal without HTML escaping (the SDK's one JSON encoding of payload values).
+func MarshalNoEscape(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

@@ -15,7 +15,7 @@ import (
 )
 
 // exporter turns one batch into size-bounded requests, sends up to Concurrency of them at once, gzips, retries
-// through one shared throttle and trims oversized carriers (docs/api.md, transport rules 3-9).
+// through one shared throttle and trims oversized carriers (docs/sdk-transport.md, rule 3-9).
 type exporter struct {
 	settings Settings
 	codec    otlp.Codec

@@ -5,8 +5,8 @@ import (
 	"compress/gzip"
 )
 
-// GzipThreshold is the body size from which requests are gzipped when that makes them smaller (docs/api.md,
-// Limits).
+// GzipThreshold is the body size from which requests are gzipped when that makes them smaller (docs/sdk-transport.md,
+// "Limits").
 const GzipThreshold = 8192
 
 // maybeGzip gzips a body of GzipThreshold bytes or more when that makes it smaller. Best-effort: on failure, or

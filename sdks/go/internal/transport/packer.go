@@ -1,7 +1,7 @@
 package transport
 
 // packCarriers greedily packs carriers, in order, into requests bounded by carrier count and by exact encoded
-// request size (docs/api.md, transport rule 3). It returns groups of indexes; a carrier that alone exceeds the
+// request size (docs/sdk-transport.md, rule 3). It returns groups of indexes; a carrier that alone exceeds the
 // size gets a group of its own.
 func packCarriers(sizes []int, maxCarriers, maxBytes int, requestSize func(carrierBytes, count int) int) [][]int {
 	var groups [][]int

@@ -8,7 +8,7 @@ import (
 )
 
 // processor is the bounded batch processor: a queue of at most MaxQueueSize carriers that drops the OLDEST when
-// full (docs/api.md, Limits), exported in batches of MaxExportBatchSize every ScheduledDelay, or as soon as a full
+// full (docs/sdk-transport.md, "Limits"), exported in batches of MaxExportBatchSize every ScheduledDelay, or as soon as a full
 // batch is queued. One goroutine exports, one batch at a time, so memory stays bounded while the server is down.
 type processor struct {
 	maxQueue  int

@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// retryableStatuses are retried (docs/api.md, transport rule 8); 413 and other statuses are not.
+// retryableStatuses are retried (docs/sdk-transport.md, rule 8); 413 and other statuses are not.
 var retryableStatuses = map[int]bool{408: true, 425: true, 429: true, 500: true, 502: true, 503: true, 504: true}
 
 // attemptKind classifies one HTTP exchange.

@@ -10,7 +10,7 @@ import (
 var errPanicked = errors.New("export panicked")
 
 // Transport is one client's delivery pipeline: a processor feeding an exporter. It starts lazily on the first
-// carrier (docs/api.md, transport rule 10) and is safe for concurrent use.
+// carrier (docs/sdk-transport.md, rule 10) and is safe for concurrent use.
 type Transport struct {
 	settings Settings
 	// Acks records acknowledgments of watched traces for the replay barrier.

@@ -1,6 +1,6 @@
 // Package transport delivers carriers to Reprise or to an OpenTelemetry Collector: a bounded batch processor that
-// drops the oldest carriers when full, and an exporter that packs, compresses, trims and retries (docs/api.md,
-// client transport rules).
+// drops the oldest carriers when full, and an exporter that packs, compresses, trims and retries (docs/sdk-transport.md,
+// the client transport rules).
 package transport
 
 import (
@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Carrier operations (docs/api.md, OTLP ingestion).
+// Carrier operations (docs/sdk-transport.md, rule 1).
 const (
 	OpExternalSpan  = "external_span"
 	OpExternalTrace = "external_trace"

@@ -198,7 +198,8 @@ class SimPlanGate:
         payload = submission.carrier.payload
         if state[0] == "ready" and (submission.trace_function_key, submission.span_name) in state[1]:
             # Sent without content and flagged, never withheld, so the server can count the node; the span tree
-            # leaves such spans out unless they recorded an error (sim plan rules 2 and 3).
+            # leaves such spans out unless they recorded an error (docs/sdk-transport.md, "Sim plan"; docs/replay.md,
+            # "Complete").
             _strip_content(payload)
         elif state[0] == "unavailable" and not submission.is_root:
             _strip_content(payload)

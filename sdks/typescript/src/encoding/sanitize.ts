@@ -3,7 +3,7 @@
  * RegExp, Error, URL, BigInt, typed arrays, undefined, NaN, repeated and circular references), and replaces what
  * cannot round-trip. Functions, symbols, promises, weak collections, throwing getters and over-deep nesting become
  * `<unserializable: …>` stubs; other class instances are copied as plain data. Each loss is reported so the span
- * can carry a `serialization_degraded` entry (wire-facts §3.5).
+ * can carry a `serialization_degraded` entry (docs/sdk-transport.md, "Payloads": Values).
  */
 const MAX_DEPTH = 64;
 

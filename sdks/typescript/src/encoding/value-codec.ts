@@ -4,7 +4,7 @@ import { sanitize, unserializable } from "./sanitize.js";
 /** superjson meta descriptor (`{values, referentialEqualities?, v}`), stored verbatim by the server. */
 export type ValueMeta = Record<string, unknown>;
 
-/** A value encoded for `span_data.input`/`output` plus its `*_meta` (wire-facts §3.6). */
+/** A value encoded for `span_data.input`/`output` plus its `*_meta` (docs/sdk-transport.md, "Payloads": Values). */
 export interface EncodedValue {
   json: unknown;
   meta?: ValueMeta;

@@ -14,7 +14,7 @@ export type ApiAnswer = { kind: "ok"; status: number; body: unknown } | { kind: 
 
 /**
  * Client for Reprise's blocking JSON endpoints under `/api/sdk/`. Non-2xx answers, 2xx bodies with a string
- * `error`, network errors and timeouts become `RepriseApiError` (interface, Errors rule 4).
+ * `error`, network errors and timeouts become `RepriseApiError` (docs/sdk-transport.md, "Responses").
  */
 export class ApiClient {
   constructor(private readonly config: ResolvedConfig) {}

@@ -18,7 +18,7 @@ export interface HttpRequest {
 
 /**
  * Sends one request with node:http(s) and reads the whole response. Resolves with a network error instead of
- * rejecting, and enforces `timeoutMs` over the whole exchange (interface, Limits: request deadline).
+ * rejecting, and enforces `timeoutMs` over the whole exchange (docs/sdk-transport.md, rule 8).
  */
 export function sendHttp(request: HttpRequest): Promise<HttpOutcome> {
   return new Promise((resolve) => {

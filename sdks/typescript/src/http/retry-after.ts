@@ -1,5 +1,5 @@
 /**
- * Parses a `Retry-After` header: integer or fractional seconds, or an HTTP-date (wire-facts §1.4).
+ * Parses a `Retry-After` header: integer or fractional seconds, or an HTTP-date (docs/sdk-transport.md, "Responses").
  * Returns milliseconds, or undefined when absent or unreadable.
  */
 export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {

@@ -16,7 +16,7 @@ export interface BarrierInput {
 }
 
 /**
- * Waits until every replayed trace is final with enough spans persisted (interface, transport rule 11): confirmed
+ * Waits until every replayed trace is final with enough spans persisted (docs/sdk-transport.md, rule 11): confirmed
  * by local acknowledgments (completion acknowledged and at least the expected number of unique span ids), or else
  * by polling `replay/status` with `expectedSpanCounts`. Returns local → server trace ids; throws
  * `ReplayBarrierTimeoutError` when time runs out.

@@ -2,10 +2,10 @@ import type { ApiClient } from "../http/api-client.js";
 import type { SpanTreeNode } from "./mocks.js";
 import type { TokenUsage, TraceOutline } from "./types.js";
 
-/** Client timeout of replay calls (interface, Limits; wire-facts §1.7). */
+/** Client timeout of replay calls (docs/sdk-transport.md, "Timeouts"). */
 const REPLAY_TIMEOUT_MS = 30_000;
 
-/** A replay item as the start response describes it (interface, Replay item; wire-facts §9.2). */
+/** A replay item as the start response describes it (docs/api/replay.md, "POST /api/sdk/replay/start"). */
 export interface StartItem {
   externalSpanId?: string;
   originalSpanId?: string;
@@ -29,7 +29,7 @@ export interface StartResponse {
   items?: StartItem[];
 }
 
-/** The complete response (interface, POST /api/sdk/replay/complete). */
+/** The complete response (docs/api/replay.md, "POST /api/sdk/replay/complete"). */
 export interface CompleteResponse {
   traceIds?: Record<string, string>;
   tokens?: Record<string, TokenUsage | null>;
@@ -38,7 +38,7 @@ export interface CompleteResponse {
   originalTraceOutlines?: Record<string, TraceOutline>;
 }
 
-/** The original span in replay view (wire-facts §9.3). */
+/** The original span in replay view (docs/api/traces.md, "GET /api/sdk/externalSpans/{id}"). */
 export interface OriginalSpan {
   id?: string;
   externalTraceId?: string;
@@ -79,7 +79,7 @@ export class ReplayApi {
     );
     const ids = body.traceIds;
     if (ids === null || typeof ids !== "object") return {};
-    // Older servers answered a list; newer ones a {local: server} map (wire-facts §9.6).
+    // Older servers answered a list; newer ones a {local: server} map (docs/api/replay.md, "POST /api/sdk/replay/status").
     if (Array.isArray(ids)) return Object.fromEntries(ids.filter((id) => typeof id === "string").map((id) => [id, id]));
     return ids as Record<string, string>;
   }

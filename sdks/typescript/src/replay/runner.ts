@@ -28,9 +28,9 @@ interface ItemRun {
 }
 
 /**
- * Replays recorded traces of `traceFunctionKey` through `fn` (wire-facts §9): start the run, fetch each original's
- * input, run `fn` under a new trace attributed to the run, then the persistence barrier (interface, transport rule
- * 11), then `replay/complete`. On barrier timeout it throws and does not complete the run.
+ * Replays recorded traces of `traceFunctionKey` through `fn` (docs/replay.md, "The flow"): start the run, fetch
+ * each original's input, run `fn` under a new trace attributed to the run, then the persistence barrier
+ * (docs/sdk-transport.md, rule 11), then `replay/complete`. On barrier timeout it throws and does not complete the run.
  */
 export async function runReplay(
   host: ReplayHost,
@@ -152,7 +152,7 @@ async function runItem(
   return { result, trace };
 }
 
-/** The original input is the argument array; anything else is one argument (wire-facts §3.6). */
+/** The original input is the argument array; anything else is one argument (docs/sdk-transport.md, "Payloads": Values). */
 function toArguments(input: unknown): unknown[] {
   if (Array.isArray(input)) return input;
   return input === undefined || input === null ? [] : [input];

@@ -1,4 +1,7 @@
-/** Token usage as reported by Reprise: `{input, output, cached, total}` (interface, Replay item). */
+/**
+ * Token usage as reported by Reprise: `{input, output, cached, total}` (docs/api/replay.md,
+ * "POST /api/sdk/replay/start").
+ */
 export interface TokenUsage {
   input: number | null;
   output: number | null;
@@ -6,7 +9,7 @@ export interface TokenUsage {
   total: number | null;
 }
 
-/** One span of a trace outline (interface, Trace outline). */
+/** One span of a trace outline (docs/replay.md, "Complete"). */
 export interface OutlineSpan {
   spanId: string;
   name?: string | null;
@@ -20,7 +23,7 @@ export interface OutlineSpan {
   children: OutlineSpan[];
 }
 
-/** A trace outline: the span tree without inputs or outputs (interface, Trace outline). */
+/** A trace outline: the span tree without inputs or outputs (docs/replay.md, "Complete"). */
 export interface TraceOutline {
   traceId?: string;
   name?: string | null;

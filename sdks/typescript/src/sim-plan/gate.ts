@@ -15,9 +15,9 @@ export interface SpanSubmission {
 
 type Held = { kind: "span"; submission: SpanSubmission; sent: (sent: boolean) => void } | { kind: "release"; run: () => void };
 
-/** Content fields withheld from a content-off span (interface, sim plan rule 2; wire-facts §10). */
+/** Content fields withheld from a content-off span (docs/sdk-transport.md, "Sim plan"). */
 const CONTENT_FIELDS = ["input", "input_meta", "output", "output_meta", "input_serialized", "output_serialized", "prompt"];
-/** Items held while the first plan read is pending (wire-facts §10). */
+/** Items held while the first plan read is pending (docs/sdk-transport.md, "Sim plan"). */
 const MAX_HELD = 1_000;
 
 /**
@@ -92,8 +92,8 @@ export class SimPlanGate {
     const { carrier } = submission;
     if (submission.frameworkRecorded) return this.deliver(carrier);
     if (state.kind === "ready" && state.contentOff.has(nodeKey(submission.traceFunctionKey, submission.spanName))) {
-      // Sent without content and flagged, never withheld, so the server can count the node (interface, sim plan
-      // rules 2 and 3).
+      // Sent without content and flagged, never withheld, so the server can count the node (docs/sdk-transport.md,
+      // "Sim plan").
       stripContent(carrier.payload);
     } else if (state.kind === "unavailable" && !submission.isRoot) {
       stripContent(carrier.payload);

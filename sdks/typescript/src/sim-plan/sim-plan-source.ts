@@ -6,7 +6,7 @@ export type PlanState =
   | { kind: "ready"; contentOff: ReadonlySet<string> }
   | { kind: "unavailable" };
 
-/** Timing of sim plan reads (wire-facts §10, §19). */
+/** Timing of sim plan reads (docs/sdk-transport.md, "Sim plan"). */
 export const SIM_PLAN_TIMEOUT_MS = 5_000;
 export const SIM_PLAN_REFRESH_MS = 60_000;
 export const SIM_PLAN_RETRY_MS = 10_000;
@@ -21,7 +21,7 @@ type FetchResult = { ok: true; contentOff: Set<string> } | { ok: false };
 /**
  * Reads `GET /api/sdk/sim-plan` lazily: the first read starts on first use; later reads happen at most once a
  * minute after a success and ten seconds after a failure, in the background. A failed refresh keeps the last good
- * plan. 404 means an empty plan (wire-facts §10).
+ * plan. 404 means an empty plan (docs/sdk-transport.md, "Sim plan").
  */
 export class SimPlanSource {
   private current: PlanState = { kind: "pending" };

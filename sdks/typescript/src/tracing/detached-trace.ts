@@ -1,11 +1,11 @@
 import type { ApiClient } from "../http/api-client.js";
 
-/** Timeout of a detached trace update (wire-facts §1.7). */
+/** Timeout of a detached trace update (docs/sdk-transport.md, "Timeouts"). */
 const PATCH_TIMEOUT_MS = 10_000;
 
 /**
- * Updates a trace by id after it left the current context, through `PATCH /api/sdk/traces/{id}` (interface,
- * Trace rule 2; wire-facts §11.3). Blocking: each call resolves when the server accepted it and throws
+ * Updates a trace by id after it left the current context, through `PATCH /api/sdk/traces/{id}` (docs/api/traces.md,
+ * "PATCH /api/sdk/traces/{traceId}"). Blocking: each call resolves when the server accepted it and throws
  * `RepriseApiError` on rejection. One operation per request.
  */
 export class DetachedTrace {

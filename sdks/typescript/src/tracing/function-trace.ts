@@ -20,7 +20,7 @@ export interface FunctionExecution {
 
 /**
  * Builds the `internal_trace` carrier of a function execution: the body of `POST /api/sdk/functions/{id}/traces`
- * plus `functionId` (interface, POST /api/sdk/otel/v1/traces).
+ * plus `functionId` (docs/api/ingestion.md, "OTLP").
  */
 export function buildFunctionTraceCarrier(functionId: string, functionName: string | undefined, execution: FunctionExecution): CarrierRequest {
   const payload: Record<string, unknown> = {

@@ -3,8 +3,9 @@ import { contextStorage, type Frame } from "./context.js";
 type Done = (outcome: { kind: "value"; value: unknown } | { kind: "error"; error: unknown; partial?: unknown }) => void;
 
 /**
- * Wraps an async generator so its body runs in the span's context and the span ends when iteration finishes,
- * fails or is abandoned through `return()`. The output is `{yielded: [...], return: value}` (wire-facts §3.3).
+ * Wraps an async generator so its body runs in the span's context and the span ends when iteration finishes, fails or
+ * is abandoned through `return()`. The output is `{yielded: [...], return: value}` (docs/sdk-transport.md,
+ * "Payloads").
  */
 export function wrapAsyncGenerator<T, R, N>(
   generator: AsyncGenerator<T, R, N>,

@@ -84,9 +84,12 @@ export class CurrentSpan {
     return this;
   }
 
-  /** Records the prompt the span sent. */
-  setPrompt(prompt: string): this {
-    if (this.span) this.span.prompt = String(prompt);
+  /**
+   * Records the prompt the span sent: a string as it is, anything else (a messages array, a template object)
+   * as its JSON text, so the console shows what was sent rather than "[object Object]".
+   */
+  setPrompt(prompt: string | object): this {
+    if (this.span) this.span.prompt = typeof prompt === "string" ? prompt : (JSON.stringify(prompt) ?? String(prompt));
     return this;
   }
 }

@@ -5,7 +5,7 @@ import type { SpanState } from "./span-state.js";
 import type { TraceState } from "./trace-state.js";
 import { FRAMEWORK_SOURCES, type FrameworkInstrumentation } from "./types.js";
 
-/** Builds the `external_span` carrier of a finished span (wire-facts §3). */
+/** Builds the `external_span` carrier of a finished span (docs/api/ingestion.md, "Span payload"). */
 export function buildSpanCarrier(trace: TraceState, span: SpanState): CarrierRequest {
   const payload: Record<string, unknown> = {
     type: "sdk-function",
@@ -32,7 +32,7 @@ export function buildSpanCarrier(trace: TraceState, span: SpanState): CarrierReq
 
 function rawSpan(trace: TraceState, span: SpanState): Record<string, unknown> {
   const raw: Record<string, unknown> = { id: span.id, trace_id: trace.id };
-  if (span.parentId !== undefined) raw.parent_id = span.parentId; // roots leave it out (wire-facts §3.2)
+  if (span.parentId !== undefined) raw.parent_id = span.parentId; // roots leave it out (docs/sdk-transport.md, "Payloads")
   raw.started_at = span.startedAt.toISOString();
   raw.ended_at = (span.endedAt ?? new Date()).toISOString();
   if (trace.replay) raw.input_source_span_id = trace.replay.inputSourceSpanId;
@@ -58,7 +58,10 @@ function spanData(span: SpanState): Record<string, unknown> {
   return data;
 }
 
-/** Builds the `external_trace` completion carrier (wire-facts §4), sent once when the outermost span ends. */
+/**
+ * Builds the `external_trace` completion carrier (docs/api/ingestion.md, "Trace completion"), sent once when the
+ * outermost span ends.
+ */
 export function buildCompletionCarrier(trace: TraceState): CarrierRequest {
   const endedAt = trace.endedAt ?? new Date();
   const external: Record<string, unknown> = {
@@ -102,6 +105,6 @@ export function buildCompletionCarrier(trace: TraceState): CarrierRequest {
 }
 
 function replayIds(trace: TraceState): Record<string, string> {
-  // Both names of the run id are sent (wire-facts §3.1, §9.5).
+  // Both names of the run id are sent (docs/sdk-transport.md, "Payloads").
   return trace.replay ? { testRunId: trace.replay.testRunId, experimentId: trace.replay.testRunId } : {};
 }

@@ -164,7 +164,7 @@ export class Recorder {
     );
   }
 
-  /** Submits the completion once every earlier span was decided (interface, Trace completion rule 6). */
+  /** Submits the completion once every earlier span was decided (docs/sdk-transport.md, "Completion"). */
   private complete(trace: TraceState): void {
     trace.completionStarted = true;
     trace.endedAt = new Date();

@@ -14,7 +14,7 @@ export const FRAMEWORK_SOURCES: Record<FrameworkInstrumentation, string> = {
   "vercel-ai": "typescript-sdk-vercel-ai",
 };
 
-/** Span types (interface, Trace outline). Anything else is recorded as `custom`. */
+/** Span types (docs/replay.md, "Complete"). Anything else is recorded as `custom`. */
 export type SpanType = "llm" | "agent" | "function" | "guardrail" | "handoff" | "custom";
 
 const SPAN_TYPES = new Set<string>(["llm", "agent", "function", "guardrail", "handoff", "custom"]);
@@ -44,7 +44,7 @@ export interface TraceOptions {
   type?: SpanType;
 }
 
-/** Replay attribution carried by a trace run by the replay runner (wire-facts §9.5). */
+/** Replay attribution carried by a trace run by the replay runner (docs/sdk-transport.md, "Payloads"). */
 export interface ReplayAttribution {
   testRunId: string;
   inputSourceSpanId: string;
@@ -54,10 +54,10 @@ export interface ReplayAttribution {
   mocks?: ReplayMocks;
 }
 
-/** Kind of ingestion stored on the trace (interface, Trace). */
+/** Kind of ingestion stored on the trace (docs/api/ingestion.md, "Trace completion"). */
 export type IngestionType = "captured" | "seeded";
 
-/** An entry of a payload's `errors` list (interface, Span). */
+/** An entry of a payload's `errors` list (docs/api/ingestion.md, "Span payload"). */
 export interface PayloadError {
   source: string;
   error: string;

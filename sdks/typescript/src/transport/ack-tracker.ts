@@ -10,7 +10,7 @@ export interface AckState {
 
 /**
  * Records which carriers of watched traces the server acknowledged. The OTLP endpoint answers only after every
- * accepted carrier persisted, so an acknowledgment is the replay barrier's proof (interface, transport rule 11).
+ * accepted carrier persisted, so an acknowledgment is the replay barrier's proof (docs/sdk-transport.md, rule 11).
  * Only watched traces are recorded, so ordinary traffic costs nothing here.
  */
 export class AckTracker {

@@ -3,7 +3,10 @@ import { parseRetryAfter } from "../http/retry-after.js";
 import type { AttemptResult } from "./retrying-sender.js";
 import type { ResponseSummary } from "./types.js";
 
-/** Statuses retried by the transport (interface, transport rule 8, which lists 408 and 425 too). 413 and other 4xx are not. */
+/**
+ * Statuses retried by the transport (docs/sdk-transport.md, rule 8, which lists 408 and 425 too). 413 and other 4xx
+ * are not.
+ */
 const RETRYABLE_STATUSES = new Set([408, 425, 429, 500, 502, 503, 504]);
 
 /** Classifies an OTLP exchange: success, rejection (never retried) or retryable failure. */

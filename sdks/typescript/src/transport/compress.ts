@@ -3,7 +3,7 @@ import { gzip } from "node:zlib";
 
 const gzipAsync = promisify(gzip);
 
-/** Requests of this many bytes or more are candidates for gzip (interface, Limits). */
+/** Requests of this many bytes or more are candidates for gzip (docs/sdk-transport.md, rule 4). */
 export const GZIP_THRESHOLD = 8_192;
 
 /** A request body ready to send. */
@@ -13,7 +13,7 @@ export interface PreparedBody {
 }
 
 /**
- * Gzips a body of 8,192 bytes or more when that makes it smaller (interface, transport rule 4). Best-effort: on
+ * Gzips a body of 8,192 bytes or more when that makes it smaller (docs/sdk-transport.md, rule 4). Best-effort: on
  * failure, or when compression is disabled, the original body is sent.
  */
 export async function maybeGzip(body: Uint8Array, enabled: boolean): Promise<PreparedBody> {

@@ -5,7 +5,7 @@ import type { ResponseSummary } from "./types.js";
 
 /**
  * Encodes carriers once each with OpenTelemetry's own serializers and assembles requests from the encoded pieces,
- * so the packer knows every request's exact size before building it (interface, transport rule 3).
+ * so the packer knows every request's exact size before building it (docs/sdk-transport.md, rule 3).
  */
 export interface EnvelopeCodec {
   readonly contentType: string;
@@ -28,8 +28,9 @@ const SPANS_KEY = Buffer.from('"spans":[');
 const COMMA = Buffer.from(",");
 
 /**
- * OTLP/JSON with one `resourceSpans` and one `scopeSpans` entry, like wire-facts §6.1. Each carrier is serialized
- * as a one-span request; its span object is cut out between the envelope's constant prefix and suffix.
+ * OTLP/JSON with one `resourceSpans` and one `scopeSpans` entry, as docs/api/ingestion.md ("OTLP") shows. Each
+ * carrier is serialized as a one-span request; its span object is cut out between the envelope's constant prefix and
+ * suffix.
  */
 class JsonEnvelope implements EnvelopeCodec {
   readonly contentType = "application/json";
@@ -92,7 +93,7 @@ function firstSpan(whole: Buffer): unknown {
   return parsed.resourceSpans[0]?.scopeSpans[0]?.spans[0];
 }
 
-/** Reads `{}`, `{partialSuccess}`, `{error}` and Reprise's `traceIds` map (wire-facts §6.4). */
+/** Reads `{}`, `{partialSuccess}`, `{error}` and Reprise's `traceIds` map (docs/sdk-transport.md, "Responses"). */
 export function summarizeJsonResponse(body: unknown): ResponseSummary {
   if (body === null || typeof body !== "object") return { rejectedSpans: 0 };
   const record = body as Record<string, unknown>;

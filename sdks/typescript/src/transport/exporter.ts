@@ -14,7 +14,7 @@ import { type DeliveryResult, sendWithRetry } from "./retrying-sender.js";
 import { Semaphore, Throttle } from "./throttle.js";
 import { type CarrierInfo, OPERATION_ATTRIBUTE, PAYLOAD_ATTRIBUTE } from "./types.js";
 
-/** Decompressed request ceiling of the server (interface, Limits). */
+/** Decompressed request ceiling of the server (docs/api.md, "Common rules": Bodies). */
 export const DECOMPRESSED_CEILING = 8_000_000;
 
 /** Outcome of one export call: every request delivered, or how many failed and why. */
@@ -45,7 +45,7 @@ interface PlannedRequest {
 
 /**
  * The SpanExporter of the private provider: packs each batch into size-bounded requests, sends up to N at once,
- * gzips, retries through one shared throttle, and trims oversized carriers (interface, transport rules 3-9).
+ * gzips, retries through one shared throttle, and trims oversized carriers (docs/sdk-transport.md, rules 3-9).
  */
 export class RepriseSpanExporter implements SpanExporter {
   private readonly throttle = new Throttle();
@@ -130,7 +130,7 @@ export class RepriseSpanExporter implements SpanExporter {
 
   /**
    * A carrier over the packing target goes alone: intact when it gzips under the target and stays under the
-   * decompressed ceiling, else trimmed to the fallback budget (interface, transport rules 5 and 7).
+   * decompressed ceiling, else trimmed to the fallback budget (docs/sdk-transport.md, rules 5 and 7).
    */
   private async planOversized(original: Prepared): Promise<PlannedRequest> {
     const { codec, config } = this.deps;
@@ -193,7 +193,7 @@ export class RepriseSpanExporter implements SpanExporter {
   }
 
   private acknowledge(request: PlannedRequest, body: Buffer): void {
-    // A Collector's acceptance does not prove persistence (interface, Collector configuration).
+    // A Collector's acceptance does not prove persistence (docs/sdk-transport.md, rule 2).
     if (this.deps.config.mode.kind !== "direct") return;
     const infos = request.carriers.map((c) => this.deps.infoOf(c.span)).filter((i): i is CarrierInfo => i !== undefined);
     this.deps.acks.record(infos, this.deps.codec.readResponse(body).traceIds);

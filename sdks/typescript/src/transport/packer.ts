@@ -7,8 +7,8 @@ export interface PackLimits {
 }
 
 /**
- * Greedily packs carriers, in order, into requests bounded by carrier count and exact encoded size (interface,
- * transport rule 3). Returns groups of indexes. A carrier that alone exceeds the limit gets its own group.
+ * Greedily packs carriers, in order, into requests bounded by carrier count and exact encoded size (docs/sdk-transport.md,
+ * rule 3). Returns groups of indexes. A carrier that alone exceeds the limit gets its own group.
  */
 export function packCarriers(sizes: readonly number[], limits: PackLimits): number[][] {
   const groups: number[][] = [];

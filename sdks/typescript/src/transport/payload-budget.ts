@@ -1,12 +1,15 @@
 import { unserializable } from "../encoding/sanitize.js";
 import type { Operation } from "./types.js";
 
-/** Per-span carrier budget when the single-span request compresses under the wire target (interface, Limits). */
+/**
+ * Per-span carrier budget when the single-span request compresses under the wire target (docs/sdk-transport.md, rule
+ * 7).
+ */
 export const PER_SPAN_BUDGET = 7_800_000;
-/** Fallback trim budget of an oversized carrier (interface, Limits). */
+/** Fallback trim budget of an oversized carrier (docs/sdk-transport.md, rule 7). */
 export const FALLBACK_BUDGET = 2_800_000;
 
-/** Keys that identify a span or trace and are never trimmed (interface, transport rule 6; wire-facts §3.5). */
+/** Keys that identify a span or trace and are never trimmed (docs/sdk-transport.md, rule 6). */
 const STRUCTURAL = new Set([
   "name", "type", "function_name", "error_source", "content_off_by_simulation_plan",
   "id", "started_at", "ended_at", "workflow_name", "ingestion_type", "input_source_trace_id", "replay_attempt",
@@ -14,7 +17,7 @@ const STRUCTURAL = new Set([
 /** A trimmed value's superjson meta no longer describes anything and is dropped with it. */
 const META_OF: Record<string, string> = { input: "input_meta", output: "output_meta" };
 
-/** Size of a payload once re-escaped into the carrier's string attribute (interface, transport rule 7). */
+/** Size of a payload once re-escaped into the carrier's string attribute (docs/sdk-transport.md, rule 7). */
 export function escapedBytes(json: string): number {
   return Buffer.byteLength(JSON.stringify(json), "utf8") - 2;
 }
@@ -37,7 +40,7 @@ interface Candidate {
 
 /**
  * Replaces the largest non-structural fields with `<unserializable: too_large_N_bytes>`, largest first, until the
- * escaped payload fits `budget`, and records the trim in `errors` under step `payload_budget` (interface, transport
+ * escaped payload fits `budget`, and records the trim in `errors` under step `payload_budget` (docs/sdk-transport.md,
  * rule 6). The payload is modified in place and returned.
  */
 export function trimPayload(payload: Record<string, unknown>, operation: Operation, budget: number): TrimResult {

@@ -2,7 +2,7 @@ import { context } from "@opentelemetry/api";
 import { suppressTracing } from "@opentelemetry/core";
 import type { ReadableSpan, SpanExporter, SpanProcessor } from "@opentelemetry/sdk-trace";
 
-/** Options of the carrier queue (interface, Limits: processor queue, scheduled delay, carriers per export call). */
+/** Options of the carrier queue (docs/sdk-transport.md, rule 10). */
 export interface CarrierQueueOptions {
   exporter: SpanExporter;
   maxQueueSize: number;
@@ -15,7 +15,7 @@ export interface CarrierQueueOptions {
 /**
  * The batch processor of a client's private provider, owned rather than borrowed from OpenTelemetry because the
  * interface asks for what OpenTelemetry's BatchSpanProcessor does not do: when the queue is full, the OLDEST carrier
- * is dropped (interface, Limits: processor queue). One export runs at a time; a full batch is exported at once,
+ * is dropped (docs/sdk-transport.md, rule 10). One export runs at a time; a full batch is exported at once,
  * anything less after the scheduled delay or on flush.
  */
 export class CarrierQueueProcessor implements SpanProcessor {

@@ -16,7 +16,7 @@ export function unregisterLive(item: Flushable): void {
 }
 
 /**
- * Flushes every live client pipeline. Resolves false when any of them failed or timed out (interface, transport
+ * Flushes every live client pipeline. Resolves false when any of them failed or timed out (docs/sdk-transport.md,
  * rule 10). Dropped carriers do not make it fail.
  */
 export async function flushAllLive(timeoutMs = 30_000): Promise<boolean> {

@@ -11,7 +11,7 @@ export type DeliveryResult =
   | { kind: "delivered"; body: Buffer; attempts: number }
   | { kind: "failed"; status?: number; message: string; attempts: number };
 
-/** Retry policy of the OTLP transport (wire-facts §6.6). */
+/** Retry policy of the OTLP transport (docs/sdk-transport.md, rule 8). */
 export interface RetryPolicy {
   maxAttempts: number;
   backoffBaseMillis: number;
@@ -25,7 +25,7 @@ export interface RetryPolicy {
  * Runs `attempt` until it succeeds, is rejected, or the export budget (`deadline`) cannot afford another wait.
  * A `Retry-After` is honoured exactly through the shared throttle when it fits in half of the remaining budget
  * (the other half is kept for the request); otherwise the request gives up. Without one, the delay is
- * exponential (`base·2^(n-1)`, capped) with jitter in [50%, 100%) (interface, transport rule 8).
+ * exponential (`base·2^(n-1)`, capped) with jitter in [50%, 100%) (docs/sdk-transport.md, rule 8).
  */
 export async function sendWithRetry(
   attempt: (timeoutMs: number) => Promise<AttemptResult>,

@@ -1,5 +1,5 @@
 /**
- * One throttle for the whole transport (interface, transport rule 8): a `Retry-After` received by one request
+ * One throttle for the whole transport (docs/sdk-transport.md, rule 8): a `Retry-After` received by one request
  * holds back every request of the same transport until it expires.
  */
 export class Throttle {
@@ -21,7 +21,7 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** A counting semaphore bounding the requests in flight (interface, transport rule 3). */
+/** A counting semaphore bounding the requests in flight (docs/sdk-transport.md, rule 3). */
 export class Semaphore {
   private active = 0;
   private readonly waiting: Array<() => void> = [];

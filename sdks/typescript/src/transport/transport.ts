@@ -12,13 +12,16 @@ import { RepriseSpanExporter } from "./exporter.js";
 import { CarrierQueueProcessor } from "./processor.js";
 import { type CarrierInfo, type Operation, OPERATION_ATTRIBUTE, PAYLOAD_ATTRIBUTE } from "./types.js";
 
-/** One payload to deliver, wrapped in its own carrier span (interface, transport rule 1). */
+/** One payload to deliver, wrapped in its own carrier span (docs/sdk-transport.md, rule 1). */
 export interface CarrierRequest {
   operation: Operation;
   payload: Record<string, unknown>;
   traceId: string;
   spanId?: string;
-  /** Carrier span name: the span name, else the trace function key, else `reprise.<operation>` (wire-facts §6.2). */
+  /**
+   * Carrier span name: the span name, else the trace function key, else `reprise.<operation>` (docs/sdk-transport.md,
+   * "Payloads": Origin).
+   */
   name: string;
   startTime: Date;
   endTime: Date;
@@ -36,7 +39,7 @@ interface Started {
 
 /**
  * A client's delivery pipeline: a private OpenTelemetry provider (never the global one) with one bounded batch
- * processor and Reprise's exporter. Built lazily on the first carrier (interface, transport rule 10).
+ * processor and Reprise's exporter. Built lazily on the first carrier (docs/sdk-transport.md, rule 10).
  */
 export class Transport {
   /** Acknowledgments of watched traces, for the replay barrier. */
@@ -88,7 +91,7 @@ export class Transport {
     return true;
   }
 
-  /** Exports everything queued. Resolves false on exporter failure or timeout (interface, transport rule 10). */
+  /** Exports everything queued. Resolves false on exporter failure or timeout (docs/sdk-transport.md, rule 10). */
   async flush(timeoutMs: number): Promise<boolean> {
     const started = this.started;
     if (!started) return true;

@@ -14,7 +14,8 @@ export interface FakeOriginal {
 
 /**
  * A small in-memory stand-in for Reprise's replay endpoints (start, externalSpans, status, complete) and the OTLP
- * route, following wire-facts §6.4 and §9. Enough to drive the replay runner end to end over real HTTP.
+ * route, following docs/sdk-transport.md ("Responses") and docs/replay.md. Enough to drive the replay runner end to
+ * end over real HTTP.
  */
 export function fakeReprise(originals: FakeOriginal[]) {
   const spans = new Map<string, Payload[]>();

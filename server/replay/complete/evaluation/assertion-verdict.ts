@@ -1,7 +1,7 @@
-// One assertion's verdict on one replay trace (decisions.md "Assertions (decisions)", "Precise rules"):
+// One assertion's verdict on one replay trace (docs/replay.md, "Complete"):
 // with a `check`, deterministic through the graders' target and check functions; without, asked of the LLM
 // judge. A target that cannot be found, or a stored target/check that no longer parses, is errored
-// (label null), never passed (http-interface.md, Assertion).
+// (label null), never passed (docs/replay.md, "Complete").
 import { evaluateRule } from "../../../grading/checks.ts";
 import { erroredVerdict, type TGradingSpan, type TVerdict } from "../../../grading/grading.schemas.ts";
 import { ZCheck, ZTarget } from "../../../graders/grader-config.schemas.ts";
@@ -40,7 +40,7 @@ export function judgeInstructions(a: AssertionToJudge): string {
   ].join("\n");
 }
 
-/** The judge answers low/medium/high; trace labels use the VeryLow…VeryHigh scale of wire-facts §12.1. */
+/** The judge answers low/medium/high; trace labels use the VeryLow…VeryHigh scale of docs/api/labels.md. */
 export function toLabelConfidence(confidence: string | null): string | null {
   const c = confidence?.trim().toLowerCase();
   const scale: Record<string, string> = { verylow: "VeryLow", low: "Low", medium: "Medium", high: "High", veryhigh: "VeryHigh" };

@@ -1,5 +1,5 @@
-// Evaluation of a completed replay run (http-interface.md "POST /api/sdk/replay/complete"; decisions.md
-// "Graders", "Assertions (decisions)"), queued rather than run in the request, so complete answers at once
+// Evaluation of a completed replay run (docs/replay.md, "Complete";
+// docs/graders.md), queued rather than run in the request, so complete answers at once
 // (SDKs give it 30 s) and a crash loses nothing. For each final replay trace, in the caller's transaction:
 // 1. grading by the run's graders (graderIds + the datasets' active graders): one job per (trace, grader) on
 //    the graders' queue (enqueueGrading); the grading worker writes the grader labels;

@@ -1,5 +1,5 @@
-// Evaluation queued at replay/complete (decisions.md "Assertions (decisions)", "Precise rules"; http-interface.md
-// Assertion, Labels): assertions of the original judged on each replay trace by the job worker (check →
+// Evaluation queued at replay/complete (docs/replay.md, "Complete"; docs/api/assertions.md;
+// docs/api/labels.md): assertions of the original judged on each replay trace by the job worker (check →
 // deterministic, else the LLM judge at a local OpenAI-compatible server), verdicts read back as judge labels, a
 // missing target errored never passed, grading of the run's graders on the graders' durable queue, and
 // complete answering without waiting for a slow judge.

@@ -27,7 +27,10 @@ export const EVALUATION_QUEUE_OPTIONS: QueueOptions = {
   deadLetter: EVALUATION_DEAD_QUEUE,
 };
 
-/** One job per trace. No fixed id: every completion queues anew, as re-completion re-runs evaluation (wire-facts §9.7). */
+/**
+ * One job per trace. No fixed id: every completion queues anew, as re-completion re-runs evaluation (docs/replay.md,
+ * "Complete").
+ */
 export function evaluationJobs(organizationId: string, testRunId: string, traceIds: string[]): JobToInsert<TEvaluationJob>[] {
   return traceIds.map((traceId) => ({ singletonKey: `${organizationId}:${testRunId}:${traceId}`, data: { organizationId, testRunId, traceId } }));
 }

@@ -1,5 +1,5 @@
-// Evaluation of one replay trace's assertions, the body of a replay-evaluation job (decisions.md "Assertions
-// (decisions)", "Precise rules"): the trace's effective assertions (its own, else its original's), one verdict
+// Evaluation of one replay trace's assertions, the body of a replay-evaluation job (docs/replay.md,
+// "Complete"): the trace's effective assertions (its own, else its original's), one verdict
 // per assertion, written as a trace label with labelSource "judge" on the replay trace, superseding an earlier
 // one (a re-completion, or a retried job).
 import { findEffectiveAssertions } from "../../../assertions/assertions.service.ts";
@@ -33,6 +33,7 @@ export async function judgeTraceAssertions(db: Database, organizationId: string,
         approvedByUserId: null,
         authorUserId: null,
         testRunId,
+        evidence: null,
       }, at);
     }
   }, TX_OPTIONS);

@@ -1,4 +1,5 @@
 import { getDatasetById } from "@/server/datasets/datasets.http.ts";
+import { routeMethods } from "@/server/http/methods.http.ts";
 
 export const dynamic = "force-dynamic";
-export const GET = getDatasetById;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: getDatasetById });

@@ -1,4 +1,5 @@
 import { getExternalSpanRoute } from "@/server/spans/spans.http.ts";
+import { routeMethods } from "@/server/http/methods.http.ts";
 
 export const dynamic = "force-dynamic";
-export const GET = getExternalSpanRoute;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: getExternalSpanRoute });

@@ -1,4 +1,5 @@
 import { lookupFunctionRoute } from "@/server/functions/functions.http.ts";
+import { routeMethods } from "@/server/http/methods.http.ts";
 
 export const dynamic = "force-dynamic";
-export const POST = lookupFunctionRoute;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ POST: lookupFunctionRoute });

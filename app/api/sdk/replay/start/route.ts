@@ -1,4 +1,5 @@
 import { postReplayStart } from "@/server/replay/replay.http.ts";
+import { routeMethods } from "@/server/http/methods.http.ts";
 
 export const dynamic = "force-dynamic";
-export const POST = postReplayStart;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ POST: postReplayStart });

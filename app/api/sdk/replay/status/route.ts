@@ -1,4 +1,5 @@
 import { postReplayStatus } from "@/server/replay/replay.http.ts";
+import { routeMethods } from "@/server/http/methods.http.ts";
 
 export const dynamic = "force-dynamic";
-export const POST = postReplayStatus;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ POST: postReplayStatus });

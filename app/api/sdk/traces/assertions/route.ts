@@ -1,4 +1,5 @@
 import { postAssertions } from "@/server/assertions/assertions.http.ts";
+import { routeMethods } from "@/server/http/methods.http.ts";
 
 export const dynamic = "force-dynamic";
-export const POST = postAssertions;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ POST: postAssertions });

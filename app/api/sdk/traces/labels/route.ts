@@ -1,5 +1,5 @@
 import { getTraceLabels, postAgentLabels } from "@/server/labels/labels.http.ts";
+import { routeMethods } from "@/server/http/methods.http.ts";
 
 export const dynamic = "force-dynamic";
-export const GET = getTraceLabels;
-export const POST = postAgentLabels;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: getTraceLabels, POST: postAgentLabels });

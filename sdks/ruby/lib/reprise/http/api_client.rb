@@ -8,7 +8,7 @@ module Reprise
     Answer = Struct.new(:status, :body, :error)
 
     # Client of Reprise's blocking JSON endpoints under `/api/sdk/`. Non-2xx answers, 2xx bodies with a string
-    # `error`, network errors and timeouts become `Reprise::ApiError` (docs/api.md, errors).
+    # `error`, network errors and timeouts become `Reprise::ApiError` (docs/sdk-transport.md, "Responses").
     class ApiClient
       def initialize(config)
         @config = config

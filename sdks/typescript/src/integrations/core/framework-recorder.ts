@@ -24,7 +24,7 @@ export interface FrameworkSpanStart {
 
 /**
  * One span recorded by a framework integration. It counts as running in its trace until `end`, so the trace's
- * completion waits for it (interface, Trace completion rule 6). `end` is idempotent.
+ * completion waits for it (docs/sdk-transport.md, "Completion"). `end` is idempotent.
  */
 export class FrameworkSpan {
   private ended = false;
@@ -89,9 +89,9 @@ export class FrameworkSpan {
 }
 
 /**
- * Records the spans a framework integration observes, through the client's own recorder and transport (interface,
- * transport rule 12). Every span carries the integration's `instrumentation.name`. Never throws into the
- * framework: an internal failure is logged and the span is skipped.
+ * Records the spans a framework integration observes, through the client's own recorder and transport
+ * (docs/sdk-transport.md, rule 12). Every span carries the integration's `instrumentation.name`. Never throws into
+ * the framework: an internal failure is logged and the span is skipped.
  */
 export class FrameworkRecorder {
   private readonly recorder: Recorder;

@@ -12,7 +12,7 @@ export interface IntegrationHost {
 
 const hosts = new WeakMap<object, IntegrationHost>();
 
-/** Called by the client's constructor, so integrations reuse its transport (interface, transport rule 12). */
+/** Called by the client's constructor, so integrations reuse its transport (docs/sdk-transport.md, rule 12). */
 export function bindIntegrationHost(client: object, host: IntegrationHost): void {
   hosts.set(client, host);
 }

@@ -23,7 +23,7 @@ type Meta = Record<string, unknown> | undefined;
 /**
  * A LangChain callback handler that records LangGraph runs: the graph, each node, and the model and tool calls
  * inside, with `instrumentation.name` `langgraph`. Runs tagged `langsmith:hidden` (the scheduler's writes and
- * branches) are only used to parent their children and are never submitted (interface, transport rule 12).
+ * branches) are only used to parent their children and are never submitted (docs/sdk-transport.md, rule 12).
  * Pass it in `callbacks` of `invoke`/`stream`. Callbacks are awaited inline, so the graph nests under the active
  * `withTrace`/`withSpan`.
  */

@@ -1,4 +1,5 @@
 import { postRemoveDatasetGraders } from "@/server/datasets/datasets.http.ts";
+import { routeMethods } from "@/server/http/methods.http.ts";
 
 export const dynamic = "force-dynamic";
-export const POST = postRemoveDatasetGraders;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ POST: postRemoveDatasetGraders });

@@ -1,5 +1,5 @@
 import { getRerunGraders, postRerunGraders } from "@/server/grading/reruns/reruns.http.ts";
+import { routeMethods } from "@/server/http/methods.http.ts";
 
 export const dynamic = "force-dynamic";
-export const GET = getRerunGraders;
-export const POST = postRerunGraders;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: getRerunGraders, POST: postRerunGraders });

@@ -1,5 +1,5 @@
 import { listDatasetTraces, postDatasetTraces } from "@/server/datasets/datasets.http.ts";
+import { routeMethods } from "@/server/http/methods.http.ts";
 
 export const dynamic = "force-dynamic";
-export const GET = listDatasetTraces;
-export const POST = postDatasetTraces;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: listDatasetTraces, POST: postDatasetTraces });

@@ -1,4 +1,5 @@
 import { postFunctionTrace } from "@/server/ingest/ingest.http.ts";
+import { routeMethods } from "@/server/http/methods.http.ts";
 
 export const dynamic = "force-dynamic";
-export const POST = postFunctionTrace;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ POST: postFunctionTrace });

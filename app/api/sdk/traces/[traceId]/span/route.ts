@@ -1,4 +1,5 @@
 import { getTraceSpanRoute } from "@/server/spans/spans.http.ts";
+import { routeMethods } from "@/server/http/methods.http.ts";
 
 export const dynamic = "force-dynamic";
-export const GET = getTraceSpanRoute;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: getTraceSpanRoute });

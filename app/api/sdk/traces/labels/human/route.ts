@@ -1,4 +1,5 @@
 import { postHumanLabels } from "@/server/labels/labels.http.ts";
+import { routeMethods } from "@/server/http/methods.http.ts";
 
 export const dynamic = "force-dynamic";
-export const POST = postHumanLabels;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ POST: postHumanLabels });

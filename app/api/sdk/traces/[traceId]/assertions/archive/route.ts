@@ -1,4 +1,5 @@
 import { postArchiveAssertions } from "@/server/assertions/assertions.http.ts";
+import { routeMethods } from "@/server/http/methods.http.ts";
 
 export const dynamic = "force-dynamic";
-export const POST = postArchiveAssertions;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ POST: postArchiveAssertions });

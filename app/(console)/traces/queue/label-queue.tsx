@@ -1,0 +1,115 @@
+"use client";
+// The labelling queue: every trace the list's filter matches, one at a time. P / F record pass / fail with
+// the note and advance; in the note, Ctrl+Enter records pass and Ctrl+Shift+Enter fail, Escape leaves it
+// (letters typed there are text, never verdicts); N skips, U undoes the last verdict. docs/console.md.
+import Link from "next/link";
+import { useSearchParams } from "next/navigation";
+import { useEffect, useRef, useState } from "react";
+import { Button } from "@/components/ui/button.tsx";
+import { Card } from "@/components/ui/card.tsx";
+import { Textarea } from "@/components/ui/field.tsx";
+import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states.tsx";
+import { filterQuery, readFilters } from "../trace-filters.ts";
+import { QueueTrace } from "./queue-trace.tsx";
+import { useLabelQueue } from "./use-label-queue.ts";
+
+const isTextField = (el: EventTarget | null) => el instanceof HTMLElement && el.closest("input, textarea, select, [contenteditable=true]") !== null;
+
+export function LabelQueue() {
+  const params = useSearchParams();
+  const filterKey = filterQuery(params);
+  const queue = useLabelQueue(filterKey, readFilters(params));
+  const [note, setNote] = useState("");
+  const regionRef = useRef<HTMLDivElement>(null);
+  const { state } = queue;
+
+  const record = (label: boolean) => {
+    queue.record(label, note);
+    setNote("");
+  };
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.metaKey || e.ctrlKey || e.altKey || e.repeat || isTextField(e.target)) return;
+      const key = e.key.toLowerCase();
+      if (key === "p") record(true);
+      else if (key === "f") record(false);
+      else if (key === "n") queue.skip();
+      else if (key === "u") void queue.undo();
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+
+  const onNoteKey = (e: React.KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === "Escape") {
+      e.preventDefault();
+      regionRef.current?.focus();
+    } else if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      record(!e.shiftKey);
+      regionRef.current?.focus();
+    }
+  };
+
+  const back = `/traces${filterKey ? `?${filterKey}` : ""}`;
+  if (queue.loadError) return <ErrorState error={queue.loadError} />;
+  if (queue.loading || !state) return <LoadingState label="Building the queue" />;
+  const total = state.ids.length;
+  const labelled = state.done.length;
+  const traceId = state.ids[state.pos];
+
+  return (
+    <div ref={regionRef} tabIndex={-1} className="space-y-4 outline-none" aria-label="Labelling queue">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p className="text-sm text-zinc-700" aria-live="polite" data-testid="queue-progress">
+          {traceId ? <><strong className="tabular-nums">{state.pos + 1} of {total}</strong> · </> : null}
+          {labelled} labelled here{state.truncated ? ` · the filter matched more than ${total}; narrow it to see the rest` : ""}
+        </p>
+        <div className="flex flex-wrap gap-2">
+          <Button variant="secondary" size="sm" disabled={labelled === 0} onClick={() => void queue.undo()}>Undo last (U)</Button>
+          <Link href={back} className="inline-flex h-7 items-center rounded-md px-2.5 text-xs font-medium text-zinc-700 hover:bg-zinc-100">Back to the list</Link>
+        </div>
+      </div>
+      <div aria-hidden className="h-1.5 overflow-hidden rounded-full bg-zinc-200">
+        <div className="h-full bg-accent-600" style={{ width: `${total ? (Math.min(state.pos, total) / total) * 100 : 100}%` }} />
+      </div>
+      {queue.error ? <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">{queue.error}</p> : null}
+      {total === 0 ? (
+        <Card><EmptyState title="No traces match this filter" action={<Link className="text-accent-700 dark:text-accent-300 hover:underline" href={back}>Back to the list</Link>}>Change the filter on the trace list, then start the queue again.</EmptyState></Card>
+      ) : !traceId ? (
+        <Card>
+          <EmptyState title="End of the queue" action={
+            <div className="flex flex-wrap justify-center gap-2">
+              <Link className="inline-flex h-9 items-center rounded-md bg-accent-600 px-3.5 text-sm font-medium text-on-accent hover:bg-accent-700" href={back}>Back to the filtered list</Link>
+              <Button variant="secondary" onClick={queue.restart}>Start again with this filter</Button>
+            </div>
+          }>
+            You went through all {total} traces and recorded {labelled} verdict{labelled === 1 ? "" : "s"}. Press U to undo the last one.
+          </EmptyState>
+        </Card>
+      ) : (
+        <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_20rem]">
+          <QueueTrace traceId={traceId} nextId={state.ids[state.pos + 1] ?? null} />
+          <Card aria-label="Verdict" className="h-fit space-y-3 p-4">
+            <p className="text-xs text-zinc-600">
+              <kbd>P</kbd> pass · <kbd>F</kbd> fail · <kbd>N</kbd> skip · <kbd>U</kbd> undo. In the note: <kbd>Ctrl</kbd>+<kbd>Enter</kbd> pass,{" "}
+              <kbd>Ctrl</kbd>+<kbd>Shift</kbd>+<kbd>Enter</kbd> fail, <kbd>Esc</kbd> leaves the note.
+            </p>
+            <label className="block text-xs font-medium text-zinc-600">
+              Note (optional)
+              <Textarea className="mt-1 min-h-20 text-sm" value={note} onChange={(e) => setNote(e.target.value)} onKeyDown={onNoteKey} placeholder="Why?" />
+            </label>
+            <div className="flex flex-wrap gap-2">
+              <Button variant="pass" onClick={() => record(true)}>Pass (P)</Button>
+              <Button variant="fail" onClick={() => record(false)}>Fail (F)</Button>
+              <Button variant="ghost" onClick={queue.skip}>Skip (N)</Button>
+            </div>
+          </Card>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,5 @@
+import { listCategories, postCategory } from "@/server/assertions/categories/categories.http.ts";
+import { routeMethods } from "@/server/http/methods.http.ts";
+
+export const dynamic = "force-dynamic";
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: listCategories, POST: postCategory });

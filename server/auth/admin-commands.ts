@@ -1,0 +1,52 @@
+// The admin CLI's commands (docs/operations.md, "Admin CLI"). One table, run either by the CLI itself on a
+// database it opened, or by a running server that received the command on its control channel
+// (admin-channel.ts), so both paths behave and answer alike.
+import { z } from "zod";
+import type { Database } from "../db/client.ts";
+import { AppError } from "../errors.ts";
+import { createApiKeyForEmail, createOrganization } from "./auth.service.ts";
+
+export type TAdminFlags = Record<string, string | undefined>;
+type Command = (db: Database, flags: TAdminFlags) => Promise<Record<string, unknown>>;
+
+/** A command line the CLI cannot run: the message is followed by the usage text. */
+export class AdminUsageError extends Error {}
+
+const commands: Record<string, Command> = {
+  "create-org": async (db, flags) => {
+    const { name, email, password } = required(flags, ["name", "email", "password"]);
+    return { ...(await createOrganization(db, { name, email, password })) };
+  },
+  "create-api-key": async (db, flags) => {
+    const { email } = required(flags, ["email"]);
+    const { apiKey } = await createApiKeyForEmail(db, email, flags.name ?? "");
+    return { apiKey };
+  },
+};
+
+export function isAdminCommand(name: string): boolean {
+  return Object.hasOwn(commands, name);
+}
+
+function required<K extends string>(flags: TAdminFlags, names: K[]): Record<K, string> {
+  const missing = names.filter((n) => !flags[n]);
+  if (missing.length > 0) throw new AdminUsageError(`Missing ${missing.map((m) => `--${m}`).join(", ")}.`);
+  return flags as Record<K, string>;
+}
+
+/** Runs one command; throws AdminUsageError, AppError or a ZodError (see describeAdminError). */
+export async function runAdminCommand(db: Database, name: string, flags: TAdminFlags): Promise<Record<string, unknown>> {
+  const command = isAdminCommand(name) ? commands[name] : undefined;
+  if (!command) throw new AdminUsageError(`Unknown command "${name}".`);
+  return command(db, flags);
+}
+
+/** The one-line message the CLI prints for a failed command, and whether the usage text follows it. */
+export function describeAdminError(error: unknown): { message: string; usage: boolean } {
+  if (error instanceof AdminUsageError) return { message: error.message, usage: true };
+  if (error instanceof AppError) return { message: error.message, usage: false };
+  if (error instanceof z.ZodError) {
+    return { message: error.issues.map((i) => `--${i.path.join(".")} ${i.message}`).join("; "), usage: false };
+  }
+  return { message: (error as Error)?.message ?? String(error), usage: false };
+}
