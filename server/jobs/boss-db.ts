@@ -5,6 +5,12 @@ import type { Sql, SqlClient, SqlDatabase } from "../db/sql.ts";
 
 export interface BossDb {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  /**
+   * Resolves once every statement started so far has settled. pg-boss completes a worker's jobs without
+   * awaiting it after the handler returns, so that statement can outlive boss.stop(); whoever closes the
+   * database afterwards waits for this first.
+   */
+  settled(): Promise<void>;
 }
 
 /** A parameterised statement in the shape our clients run (they read only `.text` and `.values`). */
@@ -22,20 +28,31 @@ const MULTI_STATEMENT = /cannot insert multiple commands into a prepared stateme
  * (the single PGlite session must not stay inside an aborted transaction).
  */
 export function toBossDb(client: SqlClient | SqlDatabase, kind: SqlDatabase["kind"]): BossDb {
+  const running = new Set<Promise<unknown>>();
+  const run = async (text: string, values: unknown[]): Promise<{ rows: unknown[] }> => {
+    try {
+      return { rows: await client.query(statement(text, values)) };
+    } catch (error) {
+      if (kind !== "pglite" || values.length > 0 || !MULTI_STATEMENT.test(String((error as Error).message))) throw error;
+    }
+    try {
+      await client.exec(text);
+      return { rows: [] };
+    } catch (error) {
+      await client.exec("ROLLBACK").catch(() => undefined);
+      throw error;
+    }
+  };
   return {
-    async executeSql(text, values = []) {
-      try {
-        return { rows: await client.query(statement(text, values)) };
-      } catch (error) {
-        if (kind !== "pglite" || values.length > 0 || !MULTI_STATEMENT.test(String((error as Error).message))) throw error;
-      }
-      try {
-        await client.exec(text);
-        return { rows: [] };
-      } catch (error) {
-        await client.exec("ROLLBACK").catch(() => undefined);
-        throw error;
-      }
+    executeSql(text, values = []) {
+      const result = run(text, values);
+      const settled = result.then(() => undefined, () => undefined);
+      running.add(settled);
+      void settled.then(() => running.delete(settled));
+      return result;
+    },
+    async settled() {
+      while (running.size > 0) await Promise.all([...running]);
     },
   };
 }

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { useTestDatabase } from "../../test/harness.ts";
 import { BOSS_SCHEMA, jobClientFor, startJobWorker, type JobWorker } from "./queue.ts";
 import { raw, sql } from "../db/sql.ts";
+import { toBossDb } from "./boss-db.ts";
 
 const until = async (check: () => boolean | Promise<boolean>, timeoutMs = 20_000) => {
   const start = Date.now();
@@ -107,3 +108,18 @@ describe("job queue", () => {
   });
 });
 
+
+describe("the pg-boss database adapter", () => {
+  const db = useTestDatabase();
+
+  it("settles only after every statement it started, so stopping a worker never leaves one to outlive the database", async () => {
+    const bossDb = toBossDb(db().sql, db().sql.kind);
+    let finished = false;
+    void bossDb.executeSql("SELECT pg_sleep(0.3)").then(() => (finished = true));
+    const failing = bossDb.executeSql("SELECT * FROM no_such_table_here").catch(() => "failed");
+    await bossDb.settled();
+    expect(finished).toBe(true);
+    expect(await failing).toBe("failed");
+    await bossDb.settled(); // nothing running: resolves at once
+  });
+});

@@ -140,8 +140,9 @@ export interface JobWorker {
 }
 
 export async function startJobWorker(db: Database, options: WorkerOptions = {}): Promise<JobWorker> {
+  const bossDb = toBossDb(db.sql, db.sql.kind);
   const boss = new PgBoss({
-    db: toBossDb(db.sql, db.sql.kind),
+    db: bossDb,
     schema: BOSS_SCHEMA,
     supervise: true,
     schedule: false,
@@ -180,6 +181,7 @@ export async function startJobWorker(db: Database, options: WorkerOptions = {}):
     },
     async stop() {
       await boss.stop({ graceful: true, timeout: 10_000, close: false });
+      await bossDb.settled();
     },
   };
 }
