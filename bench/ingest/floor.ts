@@ -21,8 +21,8 @@ if (process.env.DATABASE_URL) {
   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
   query = async (text, values) => pool.query({ name: "floor_write", text, values });
 } else {
-  // The embedded database as Reprise opens it (server/db/client.ts: 32 MB of shared buffers).
-  const db = new PGlite(process.env.FLOOR_PGLITE_DIR!, { startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=32MB"] });
+  // The embedded database as Reprise opens it (server/db/client.ts, PGLITE_SHARED_BUFFERS: 16 MB).
+  const db = new PGlite(process.env.FLOOR_PGLITE_DIR!, { startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"] });
   await db.waitReady;
   query = (text, values) => db.query(text, values);
 }
