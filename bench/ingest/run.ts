@@ -268,13 +268,16 @@ interface Row {
   peakRssMb: number;
   /** CPU ms (server + its database backends) per 1,000 spans; null where not measured. */
   cpuMsPerKSpans: number | null;
+  /** Of which the PostgreSQL backends' (null on PGlite, which runs inside the server's process). */
+  dbCpuMsPerKSpans: number | null;
   note: string;
 }
 
 const report: Row[] = [];
 const findings: string[] = [];
 
-function row(db: string, what: string, r: LoadResult, peakRss: number, note = "", cpuMs?: number): Row {
+function row(db: string, what: string, r: LoadResult, peakRss: number, note = "", cpu?: { total: number; database: number }): Row {
+  const perKSpans = (ms: number | undefined) => (ms === undefined || r.spans === 0 ? null : Math.round((ms / r.spans) * 1000));
   const out = {
     db,
     what,
@@ -285,7 +288,8 @@ function row(db: string, what: string, r: LoadResult, peakRss: number, note = ""
     p99: Math.round(percentile(r.latencies, 99)),
     errors: r.errors,
     peakRssMb: Math.round(peakRss / 1e6),
-    cpuMsPerKSpans: cpuMs === undefined || r.spans === 0 ? null : Math.round((cpuMs / r.spans) * 1000),
+    cpuMsPerKSpans: perKSpans(cpu?.total),
+    dbCpuMsPerKSpans: db === "postgres" ? perKSpans(cpu?.database) : null,
     note: r.exhausted ? `${note} (request pool ran out: raise --max-rate)` : note,
   };
   report.push(out);
@@ -299,7 +303,7 @@ async function sustained(
   rss: ReturnType<typeof watchRss>,
   cpu: ReturnType<typeof cpuMeter>,
   onAck?: (r: PoolRequest) => void,
-): Promise<LoadResult & { cpuMs: number }> {
+): Promise<LoadResult & { cpuMs: { total: number; database: number } }> {
   const cursor = { next: 0 };
   await load(url, pool, cursor, CONCURRENCY, WARMUP);
   rss.reset();
@@ -454,9 +458,9 @@ agent.destroy();
 
 console.log(`\n## Ingestion, ${startedAt.toISOString()} → ${new Date().toISOString()}; load average ${load1.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end; ${os.cpus().length} cores`);
 console.log(`${SECONDS} s after a ${WARMUP} s warm-up, concurrency ${CONCURRENCY}, gzipped OTLP/JSON requests of ${CARRIERS_PER_REQUEST} carriers of ~4 KB, traces of ${SPANS_PER_TRACE} spans + completion; spans/s counts span carriers of fully accepted requests\n`);
-console.log("| database | server | requests | spans | spans/s | p50 ms | p99 ms | errors | peak RSS MB | CPU ms / 1k spans | |");
-console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");
-for (const r of report) console.log(`| ${r.db} | ${r.what} | ${r.requests} | ${r.spans} | ${r.spansPerSecond} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.peakRssMb} | ${r.cpuMsPerKSpans ?? ""} | ${r.note} |`);
+console.log("| database | server | requests | spans | spans/s | p50 ms | p99 ms | errors | peak RSS MB | CPU ms / 1k spans | of which PostgreSQL | |");
+console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+for (const r of report) console.log(`| ${r.db} | ${r.what} | ${r.requests} | ${r.spans} | ${r.spansPerSecond} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.peakRssMb} | ${r.cpuMsPerKSpans ?? ""} | ${r.dbCpuMsPerKSpans ?? ""} | ${r.note} |`);
 console.log("");
 for (const f of findings) console.log(`- ${f}`);
 if (errorSamples.length > 0) console.log(`\nFirst errors:\n${errorSamples.map((e) => `- ${e}`).join("\n")}`);

@@ -162,8 +162,9 @@ function processTree(pid: number): number[] {
  * throughput does, so CPU per span compared with the floor's is the steadiest figure of a shared box.
  */
 export function cpuMeter(pid: number, databaseUrl?: string) {
-  const snapshot = async (): Promise<Map<number, number>> => {
-    const pids = processTree(pid);
+  /** pid → [CPU ms so far, whether it is a database backend]. */
+  const snapshot = async (): Promise<Map<number, [number, boolean]>> => {
+    const out = new Map(processTree(pid).map((p): [number, [number, boolean]] => [p, [processCpuMs(p), false]]));
     if (databaseUrl) {
       const url = new URL(databaseUrl);
       const name = url.pathname.slice(1);
@@ -172,17 +173,28 @@ export function cpuMeter(pid: number, databaseUrl?: string) {
       await c.connect();
       try {
         const r = await c.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = $1", [name]);
-        pids.push(...r.rows.map((x) => x.pid));
+        for (const { pid: p } of r.rows) out.set(p, [processCpuMs(p), true]);
       } finally {
         await c.end();
       }
     }
-    return new Map(pids.map((p) => [p, processCpuMs(p)]));
+    return out;
   };
   return {
     snapshot,
-    /** CPU ms spent between two snapshots (a process seen only in the second counts from its start). */
-    spent: (before: Map<number, number>, after: Map<number, number>) =>
-      [...after].reduce((sum, [p, ms]) => sum + Math.max(0, ms - (before.get(p) ?? 0)), 0),
+    /**
+     * CPU ms spent between two snapshots (a process seen only in the second counts from its start): in
+     * all, and by the database backends alone (PostgreSQL; PGlite runs inside the server's process).
+     */
+    spent: (before: Map<number, [number, boolean]>, after: Map<number, [number, boolean]>) => {
+      let total = 0;
+      let database = 0;
+      for (const [p, [ms, isDb]] of after) {
+        const delta = Math.max(0, ms - (before.get(p)?.[0] ?? 0));
+        total += delta;
+        if (isDb) database += delta;
+      }
+      return { total, database };
+    },
   };
 }
