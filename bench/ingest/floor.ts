@@ -188,3 +188,4 @@ const server = http.createServer(async (req, res) => {
 });
 server.keepAliveTimeout = 60_000;
 server.listen(port, "127.0.0.1", () => console.log(`floor listening on ${port}`));
+process.on("SIGTERM", () => process.exit(0)); // lets --cpu-prof (FLOOR_NODE_ARGS) write its profile

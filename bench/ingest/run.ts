@@ -186,7 +186,7 @@ async function prepareDatabase(storage: Storage): Promise<string> {
 
 async function startFloor(storage: Storage, organizationId: string) {
   const port = freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(HERE, "floor.ts")], {
+  const child = spawn(process.execPath, [...(process.env.FLOOR_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "--import", "tsx", path.join(HERE, "floor.ts")], {
     cwd: path.resolve(HERE, "../.."),
     env: {
       ...process.env,
