@@ -50,11 +50,12 @@ export function ensureBuilt({ stdio = "inherit" } = {}) {
  * V8 flags for the server process. Ingestion makes megabytes of short-lived strings per request; with
  * V8's default 16 MB semi-space much of it survived into the old generation, and garbage collection
  * took ~12% of the server's main thread (bench/README.md). A 32 MB semi-space raised PostgreSQL
- * throughput by ~15%. On the embedded database the buffer pool lives in this process too, so there the
- * default stays, keeping it under its memory target.
+ * throughput by ~15%. On the embedded database the buffer pool lives in this process too, and a quiet
+ * machine's faster ingestion took the default young generation to a 630–670 MB process; a 4 MB semi-space
+ * keeps it at 550–590 MB for ~3% of throughput (bench/README.md, "PGlite's memory").
  */
 export function serverNodeFlags(env = process.env) {
-  return env.DATABASE_URL ? ["--max-semi-space-size=32"] : [];
+  return env.DATABASE_URL ? ["--max-semi-space-size=32"] : ["--max-semi-space-size=4"];
 }
 
 /** The command that serves the built app (used by tests that start several instances, and the benchmark). */
