@@ -62,18 +62,7 @@ class Recorder:
             return fn
         recorder = self
         if inspect.isasyncgenfunction(fn):
-            @functools.wraps(fn)
-            def agen_wrapper(*args: Any, **kwargs: Any) -> Any:
-                run = recorder.open(spec, args, kwargs)
-                if run is None:
-                    return fn(*args, **kwargs)
-                try:
-                    agen = recorder.in_frame(run, fn, args, kwargs)
-                except BaseException as error:
-                    recorder.finish(run, error=error)
-                    raise
-                return recorder.drive_async_generator(run, agen)
-            return agen_wrapper
+            return self._generator_wrapper(spec, fn, self.drive_async_generator)
         if inspect.iscoroutinefunction(fn):
             @functools.wraps(fn)
             async def async_wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -95,18 +84,7 @@ class Recorder:
                 return value
             return async_wrapper
         if inspect.isgeneratorfunction(fn):
-            @functools.wraps(fn)
-            def gen_wrapper(*args: Any, **kwargs: Any) -> Any:
-                run = recorder.open(spec, args, kwargs)
-                if run is None:
-                    return fn(*args, **kwargs)
-                try:
-                    gen = recorder.in_frame(run, fn, args, kwargs)
-                except BaseException as error:
-                    recorder.finish(run, error=error)
-                    raise
-                return recorder.drive_generator(run, gen)
-            return gen_wrapper
+            return self._generator_wrapper(spec, fn, self.drive_generator)
 
         @functools.wraps(fn)
         def sync_wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -126,6 +104,26 @@ class Recorder:
             recorder.finish(run, value=value)
             return value
         return sync_wrapper
+
+    def _generator_wrapper(
+        self, spec: RunSpec, fn: Callable[..., Any], drive: Callable[[_Run, Any], Any]
+    ) -> Callable[..., Any]:
+        """Wraps a generator or async generator function: the span opens at the call and ``drive`` closes it
+        when the (async) generator is exhausted, fails or is closed."""
+        recorder = self
+
+        @functools.wraps(fn)
+        def generator_wrapper(*args: Any, **kwargs: Any) -> Any:
+            run = recorder.open(spec, args, kwargs)
+            if run is None:
+                return fn(*args, **kwargs)
+            try:
+                generator = recorder.in_frame(run, fn, args, kwargs)
+            except BaseException as error:
+                recorder.finish(run, error=error)
+                raise
+            return drive(run, generator)
+        return generator_wrapper
 
     @staticmethod
     def in_frame(run: _Run, fn: Callable[..., Any], args: tuple, kwargs: Dict[str, Any]) -> Any:
