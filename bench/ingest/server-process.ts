@@ -1,7 +1,7 @@
 // Starts the built app (`next start`) on a fresh database for the benchmark, and watches its memory.
 import { spawn, type ChildProcess } from "node:child_process";
 // @ts-expect-error: a plain .mjs script without type declarations
-import { serverNodeFlags } from "../../scripts/start.mjs";
+import { serverEnv, serverNodeFlags } from "../../scripts/start.mjs";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -49,12 +49,13 @@ export interface RunningServer {
 export async function startServer(root: string, port: number, storage: Storage): Promise<RunningServer> {
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) throw new Error("No build in .next: run `npm run build` first.");
   // e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server.
-  // The server runs with the V8 flags `npm start` gives it (scripts/start.mjs).
+  // The server runs with the V8 flags and environment `npm start` gives it (scripts/start.mjs).
   const nodeArgs = [...serverNodeFlags(storage.env), ...(process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean)];
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port)], {
     cwd: root,
     env: {
       ...process.env,
+      ...serverEnv(),
       ...storage.env,
       NODE_ENV: "production",
       PORT: String(port),
