@@ -19,7 +19,7 @@ const FORBIDDEN: { pattern: RegExp; why: string }[] = [
 ];
 
 /** `<file>.md, "<section>"` (also `<file>.md ("<section>")`), the form citations of a section take. */
-const SECTION_CITATION = /\b((?:docs\/|sdks\/)[\w./-]+\.md|README\.md),?\s*\(?"([^"]+)"/g;
+const SECTION_CITATION = /\b((?:docs\/|sdks\/|bench\/)[\w./-]+\.md|README\.md),?\s*\(?"([^"]+)"/g;
 
 const sectionsOf = new Map<string, string[] | null>();
 /** The headings and bold bullet labels of a Markdown file, lowercased; null when there is no such file. */
