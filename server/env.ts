@@ -44,6 +44,8 @@ export const ZEnv = z.object({
   REPRISE_INIT_USER_PASSWORD: optionalString,
   REPRISE_INIT_API_KEY: optionalString,
   REPRISE_OTLP_INGEST_CONCURRENCY: intInRange(1, 32, 8),
+  /** How long the console's search through trace content may run (ms) before it asks for a narrower filter. */
+  REPRISE_CONTENT_SEARCH_TIMEOUT_MS: intInRange(1, 600_000, 5_000),
   /** Native OpenTelemetry traces complete once their root arrived and no span arrived for this long (docs/otel.md). */
   REPRISE_OTEL_QUIET_SECONDS: intInRange(1, 86_400, 10),
   REPRISE_JUDGE_CONCURRENCY: intInRange(1, 64, 4),

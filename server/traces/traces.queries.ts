@@ -182,7 +182,11 @@ export async function patchTraceRow(db: DbClient, organizationId: string, id: st
   return rows.length > 0;
 }
 
-/** Bounds the statements of the current transaction (SET LOCAL ends with it). */
-export async function setStatementTimeout(db: DbClient, timeout: "5s") {
-  await db.sql.query(sql`SET LOCAL statement_timeout = ${raw(`'${timeout}'`)}`);
+/**
+ * Bounds the statements of the current transaction (SET LOCAL ends with it). PostgreSQL only: PGlite cannot
+ * interrupt a running statement and ignores the setting.
+ */
+export async function setStatementTimeout(db: DbClient, milliseconds: number) {
+  // SET takes no parameters; the value is an integer from the validated environment, written as a literal.
+  await db.sql.query(sql`SET LOCAL statement_timeout = ${raw(String(Math.max(1, Math.trunc(milliseconds))))}`);
 }

@@ -1,5 +1,6 @@
 // Trace use cases shared by REST, the console (tRPC) and replay: read one, list a page, derive metrics, and
 // apply detached updates (docs/api/traces.md, "PATCH /api/sdk/traces/{traceId}").
+import { getEnv } from "../env.ts";
 import type { Database, DbClient } from "../db/client.ts";
 import { AppError, notFound } from "../errors.ts";
 import { decodeTraceCursor, encodeTraceCursor } from "./trace-cursor.ts";
@@ -17,8 +18,6 @@ export type TTraceFilters = Partial<TTraceListQuery> & {
   sessionId?: string;
 };
 
-/** How long a content search may run before it is refused (docs/api/console.md "Searching content"). */
-const CONTENT_SEARCH_TIMEOUT = "5s" as const;
 /** The most ids a labelling queue holds (docs/api/console.md "Labelling queue"). */
 export const QUEUE_MAX = 5000;
 
@@ -50,14 +49,17 @@ function pageFilter(filters: TTraceFilters): q.TracePageFilter {
  */
 async function boundedRead<T>(db: Database, filters: TTraceFilters, read: (db: DbClient) => Promise<T>): Promise<T> {
   if (!filters.searchContent || filters.search === undefined) return read(db);
+  // How long a content search may run before it is refused (docs/api/console.md "Searching content").
+  const timeoutMs = getEnv().REPRISE_CONTENT_SEARCH_TIMEOUT_MS;
   try {
     return await db.transaction(async (tx) => {
-      await q.setStatementTimeout(tx, CONTENT_SEARCH_TIMEOUT);
+      await q.setStatementTimeout(tx, timeoutMs);
       return read(tx);
     });
   } catch (error) {
     if ((error as { code?: string } | null)?.code === "57014") {
-      throw new AppError("bad_request", `The search through trace content took longer than ${CONTENT_SEARCH_TIMEOUT}; narrow it with a trace function, a status or a date range.`);
+      const limit = timeoutMs % 1000 === 0 ? `${timeoutMs / 1000} s` : `${timeoutMs} ms`;
+      throw new AppError("bad_request", `The search through trace content took longer than ${limit}; narrow it with a trace function, a status or a date range.`);
     }
     throw error;
   }

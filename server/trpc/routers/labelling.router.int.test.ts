@@ -2,7 +2,8 @@
 // list counts and previews, search reaches session ids and root content, verdicts show who and when, and
 // undo restores exactly the verdict it replaced (and nothing of another organization or user).
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestOrg, useTestDatabase, type TestOrg } from "../../../test/harness.ts";
+import { createTestOrg, onPostgres, useTestDatabase, type TestOrg } from "../../../test/harness.ts";
+import { resetEnvCache } from "../../env.ts";
 import { createSpan, createTrace } from "../../../test/factories.ts";
 import { signedInCaller } from "../testing.ts";
 
@@ -48,6 +49,29 @@ describe("console labelling procedures", () => {
     // The session link filters by the exact session id.
     expect((await caller.traces.list({ sessionId: "sess-abc-42" })).traces.map((t) => t.id)).toEqual([ids[29 - 3]]);
     expect((await caller.traces.queue({ sessionId: "sess-abc" })).ids).toEqual([]);
+  });
+
+  // PGlite cannot interrupt a statement (statement_timeout is ignored there): the bound holds on PostgreSQL.
+  it.runIf(onPostgres)("answers BAD_REQUEST asking for a narrower filter when a content search outruns its time limit", async () => {
+    const t = await createTrace(db(), org.organizationId, { traceFunctionKey: "long-reads" });
+    // About 20 MB of root content to scan: far longer than the 1 ms limit set below.
+    const big = "lorem ipsum dolor sit amet ".repeat(40_000);
+    for (let i = 0; i < 20; i++) {
+      const trace = i === 0 ? t : await createTrace(db(), org.organizationId, { traceFunctionKey: "long-reads" });
+      await createSpan(db(), org.organizationId, trace.id, { name: "read", input: [big], output: big });
+    }
+    process.env.REPRISE_CONTENT_SEARCH_TIMEOUT_MS = "1";
+    resetEnvCache();
+    try {
+      for (const read of [() => caller.traces.list({ search: "no such needle" }), () => caller.traces.queue({ search: "no such needle" })]) {
+        await expect(read()).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/took longer than 1 ms; narrow it/) });
+      }
+    } finally {
+      delete process.env.REPRISE_CONTENT_SEARCH_TIMEOUT_MS;
+      resetEnvCache();
+    }
+    // The same search within the default limit answers (and finds nothing).
+    expect((await caller.traces.list({ search: "no such needle" })).total).toBe(0);
   });
 
   it("records who labelled and when, undoes the last verdict back to the one it replaced, and refuses stale undos", async () => {
