@@ -51,6 +51,10 @@ test("agent proposes, a person reviews with the keyboard, the replay judges the 
   await expect(page).toHaveURL(/\/review$/);
   await expect(page.getByRole("heading", { name: "Review", level: 1 })).toBeVisible();
   await page.getByLabel("Trace function").selectOption(FN);
+  // The filter is in the address: a reload (or a shared link) opens the same queue.
+  await expect(page).toHaveURL(new RegExp(`/review\\?fn=${FN}$`));
+  await page.reload();
+  await expect(page.getByLabel("Trace function")).toHaveValue(FN);
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   const pending = page.getByRole("list", { name: "Pending assertions" }).getByRole("listitem");
   await expect(pending).toHaveCount(3);

@@ -1,9 +1,11 @@
 "use client";
 // The review queue: pending assertions, oldest first, filtered by trace function, category and assignee.
 // Keyboard: J / K (or the arrow keys) move, A approves, R rejects, E edits (Ctrl+Enter saves, Escape cancels),
-// X selects; with a selection, A and R (and the buttons) act on every selected assertion. docs/api/console.md.
+// X selects; with a selection, A and R (and the buttons) act on every selected assertion. The filters live in the
+// URL (?fn=&category=&assignee=), so a filtered queue can be reloaded and shared. docs/api/console.md.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useState } from "react";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Button } from "@/components/ui/button.tsx";
@@ -27,11 +29,26 @@ function targetText(t: Pending["targetOnEvaluatedTrace"]) {
 export function ReviewQueue() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [filters, setFilters] = useState<{ traceFunctionKey?: string; categoryId?: string; assignee?: string }>({});
+  const router = useRouter();
+  const pathname = usePathname();
+  const params = useSearchParams();
+  const filters = {
+    traceFunctionKey: params.get("fn") || undefined,
+    categoryId: params.get("category") || undefined,
+    assignee: params.get("assignee") || undefined,
+  };
   const queue = useQuery(trpc.review.queue.queryOptions({ ...filters, limit: 100 }));
   const options = useQuery(trpc.review.filters.queryOptions());
   const [cursor, setCursor] = useState(0);
   const [selected, setSelected] = useState<Set<string>>(new Set());
+  const setFilter = (key: "fn" | "category" | "assignee", value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(key, value);
+    else next.delete(key);
+    setCursor(0);
+    setSelected(new Set());
+    router.replace(next.size > 0 ? `${pathname}?${next.toString()}` : pathname);
+  };
   const [editing, setEditing] = useState<string | null>(null);
   const [status, setStatus] = useState("");
   const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.review.pathKey() });
@@ -78,7 +95,7 @@ export function ReviewQueue() {
       <Card className="grid gap-3 p-4 sm:grid-cols-3">
         <Field label="Trace function">
           {(id) => (
-            <Select id={id} value={filters.traceFunctionKey ?? ""} onChange={(e) => setFilters((f) => ({ ...f, traceFunctionKey: e.target.value || undefined }))}>
+            <Select id={id} value={filters.traceFunctionKey ?? ""} onChange={(e) => setFilter("fn", e.target.value)}>
               <option value="">All</option>
               {(queue.data?.traceFunctionKeys ?? []).map((k) => <option key={k} value={k}>{k}</option>)}
             </Select>
@@ -86,7 +103,7 @@ export function ReviewQueue() {
         </Field>
         <Field label="Category">
           {(id) => (
-            <Select id={id} value={filters.categoryId ?? ""} onChange={(e) => setFilters((f) => ({ ...f, categoryId: e.target.value || undefined }))}>
+            <Select id={id} value={filters.categoryId ?? ""} onChange={(e) => setFilter("category", e.target.value)}>
               <option value="">All</option>
               {(options.data?.categories ?? []).map((c) => <option key={c.id} value={c.id}>{c.title}</option>)}
             </Select>
@@ -94,7 +111,7 @@ export function ReviewQueue() {
         </Field>
         <Field label="Assignee">
           {(id) => (
-            <Select id={id} value={filters.assignee ?? ""} onChange={(e) => setFilters((f) => ({ ...f, assignee: e.target.value || undefined }))}>
+            <Select id={id} value={filters.assignee ?? ""} onChange={(e) => setFilter("assignee", e.target.value)}>
               <option value="">Anyone</option>
               <option value="unassigned">Unassigned</option>
               {(options.data?.members ?? []).map((m) => <option key={m.email} value={m.email}>{m.name ?? m.email}</option>)}
