@@ -46,6 +46,8 @@ test("an OpenTelemetry GenAI trace completes, says where it came from, shows its
   }, { timeout: 30_000 }).toBe("completed");
 
   await signIn(page);
+  // Once the page's own script has drawn the count, the search box is live (not a pre-hydration field).
+  await expect(page.getByTestId("trace-count")).toHaveText(/traces?$/);
   const search = page.getByRole("search", { name: "Filter traces" }).getByLabel("Search", { exact: true });
   await search.fill("Weather question");
   await search.press("Enter");

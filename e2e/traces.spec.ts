@@ -75,6 +75,9 @@ test.describe.serial("traces", () => {
 
   test("the trace list filters by verdict state, kind and start time, kept in the URL", async ({ page }) => {
     await signIn(page);
+    // The count is drawn by the page's own script once its rows arrive: then the filters are live. A choice
+    // made before the page hydrates changes the select but not the address (this once failed CI).
+    await expect(page.getByTestId("trace-count")).toHaveText(/traces?$/);
     const filters = page.getByRole("search", { name: "Filter traces" });
     await filters.getByLabel("Verdict").selectOption({ label: "Labeled pass" });
     await expect(page).toHaveURL(/label=pass/);
