@@ -32,6 +32,8 @@ export async function postgresStorage(baseUrl: string): Promise<Storage> {
     env: { DATABASE_URL: url.toString() },
     label: "PostgreSQL",
     cleanup: async () => {
+      // BENCH_KEEP_DB=1 keeps the databases for inspection (EXPLAIN, pg_stat_*); drop them by hand.
+      if (process.env.BENCH_KEEP_DB) return void console.error(`kept database ${name}`);
       const c = new pg.Client({ connectionString: baseUrl });
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -57,7 +57,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 function openPostgres(url: string, max: number): Database {
-  const pool = new pg.Pool({ connectionString: url, max });
+  // Pipelined clients write a query without waiting for the answers to those before it. Code that awaits
+  // each query behaves as before; the ingestion write (SqlDatabase.batch) sends its whole transaction at once.
+  const pool = new pg.Pool({ connectionString: url, max, pipeline: true });
   // An idle client erroring (server restart) must not crash the process; the next query reconnects.
   pool.on("error", () => undefined);
   // Each pooled connection by its server backend's pid: a transaction finds its own connection by asking

@@ -30,10 +30,24 @@ export interface SqlClient {
   exec(script: string): Promise<void>;
 }
 
+/** One statement of a batch (SqlDatabase.batch). */
+export interface TBatchStatement {
+  statement: Sql;
+  prepareAs?: string;
+}
+
 export interface SqlDatabase extends SqlClient {
   readonly kind: SqlKind;
   /** Runs `fn` in one transaction (READ COMMITTED), committing when it resolves. */
   transaction<T>(fn: (tx: SqlClient) => Promise<T>): Promise<T>;
+  /**
+   * Runs statements that do not depend on each other's results in order, in one transaction (READ
+   * COMMITTED: each statement still sees what committed before it started), and returns each one's rows.
+   * On PostgreSQL they go out pipelined with their BEGIN and COMMIT, so the transaction costs one round
+   * trip instead of one per statement (docs/architecture.md, "Database access"). If one fails, none is
+   * committed and the first failure is thrown.
+   */
+  batch(statements: TBatchStatement[]): Promise<unknown[][]>;
   close(): Promise<void>;
 }
 
@@ -72,6 +86,39 @@ export function createPgSql(pool: pg.Pool): SqlDatabase {
         client.release();
       }
     },
+    async batch(statements) {
+      // Reprise's pool is pipelined (server/db/client.ts); any other runs the statements one after another.
+      if (!pool.options.pipeline) {
+        return this.transaction(async (tx) => {
+          const rows: unknown[][] = [];
+          for (const { statement, prepareAs } of statements) rows.push(await tx.query(statement, { prepareAs }));
+          return rows;
+        });
+      }
+      const client = await pool.connect();
+      let broken: unknown;
+      try {
+        // Every query below is written at once, each behind the one before it.
+        const begin = client.query("BEGIN");
+        const results = statements.map(({ statement, prepareAs }) =>
+          prepareAs
+            ? client.query({ name: prepareAs, text: statement.text, values: statement.values as unknown[] })
+            : client.query(statement.text, statement.values as unknown[]),
+        );
+        const commit = client.query("COMMIT");
+        const settled = await Promise.allSettled([begin, ...results, commit]);
+        const failure = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
+        if (failure) {
+          // After a failed statement PostgreSQL refuses the rest and turns COMMIT into a rollback; a
+          // connection that failed mid-way (no answer to COMMIT) is not given back to the pool.
+          if (settled[settled.length - 1].status === "rejected") broken = failure.reason;
+          throw failure.reason;
+        }
+        return settled.slice(1, -1).map((r) => (r as PromiseFulfilledResult<pg.QueryResult>).value.rows);
+      } finally {
+        client.release(broken instanceof Error ? broken : undefined);
+      }
+    },
     async close() {
       await pool.end();
     },
@@ -97,6 +144,13 @@ export function createPgliteSql(db: PGlite): SqlDatabase {
     kind: "pglite",
     ...clientOf(db),
     transaction: (fn) => db.transaction((tx) => fn(clientOf(tx))),
+    // In-process: no round trips to save, so the statements simply run in order in one transaction.
+    batch: (statements) =>
+      db.transaction(async (tx) => {
+        const rows: unknown[][] = [];
+        for (const { statement } of statements) rows.push((await tx.query(statement.text, statement.values as unknown[])).rows);
+        return rows;
+      }),
     async close() {
       if (!db.closed) await db.close();
     },

@@ -7,7 +7,8 @@ import { canonicalId } from "../ids.ts";
 import { getExternalSpanRoute } from "../spans/spans.http.ts";
 import { postExternalSpan, postExternalTrace, postFunctionTrace } from "./ingest.http.ts";
 import { ZFunctionTraceResponse, ZIngestResponse } from "./ingest.schemas.ts";
-import { completionPayload, spanPayload } from "./testing/payloads.ts";
+import { postOtlpTraces } from "./otlp/otlp.http.ts";
+import { carrierSpanJson, completionPayload, otlpJsonRequest, spanPayload } from "./testing/payloads.ts";
 
 describe("ingestion over REST", () => {
   const db = useTestDatabase();
@@ -193,6 +194,19 @@ describe("ingestion over REST", () => {
     await sendTrace(completionPayload({ traceId, expectedSpanCount: 1 }));
     expect((await traceOf(org.organizationId, traceId))?.status).toBe("failed");
     expect(await eventsOf(org.organizationId, traceId)).toHaveLength(1);
+    // A child's error alone does not fail its trace, with the spans and the completion in one request.
+    const other = randomUUID();
+    const root = randomUUID();
+    const otlp = await call(postOtlpTraces, {
+      apiKey: org.apiKey,
+      body: otlpJsonRequest([
+        carrierSpanJson({ operation: "external_span", payload: spanPayload({ traceId: other, spanId: root }) }),
+        carrierSpanJson({ operation: "external_span", payload: spanPayload({ traceId: other, spanId: randomUUID(), parentId: root, error: "tool failed" }) }),
+        carrierSpanJson({ operation: "external_trace", payload: completionPayload({ traceId: other, expectedSpanCount: 2 }) }),
+      ]),
+    });
+    expect(otlp.status).toBe(200);
+    expect((await traceOf(org.organizationId, other))?.status).toBe("completed");
   });
 
   it("completed:false only creates or updates the trace", async () => {

@@ -2,7 +2,7 @@
 // transaction after the traces upsert locked every trace the request touched. This is a fresh
 // statement, so under READ COMMITTED it sees the spans of every transaction that held a trace's lock
 // before us (they committed) plus our own: whichever request locks last counts everything.
-import { sql, uuidArray, type SqlClient } from "../../db/sql.ts";
+import { sql, uuidArray, type SqlClient, type TBatchStatement } from "../../db/sql.ts";
 
 export const TRACE_COMPLETED_EVENT = "trace.completed";
 
@@ -18,36 +18,46 @@ export async function completeReadyTraces(
   traceIds: string[],
 ): Promise<Array<{ id: string; status: string }>> {
   if (traceIds.length === 0) return [];
-  return tx.query<{ id: string; status: string }>(sql`
-    WITH ready AS (
-      -- One primary-key probe per id. OFFSET 0 keeps the planner from flattening the probe into a join
-      -- it would plan from statistics, which a young table lacks: guessing "few traces per organization",
-      -- it would scan all of them on every request.
-      SELECT c.id FROM unnest(${uuidArray(traceIds)}) AS wanted(id)
-      CROSS JOIN LATERAL (
-        SELECT t.id FROM traces t
-        WHERE t.organization_id = ${organizationId}::uuid AND t.id = wanted.id
-          AND t.status = 'pending' AND NOT t.dropped AND t.completion_signal_at IS NOT NULL
-          AND (t.expected_span_count IS NULL OR t.expected_span_count <= (
-            SELECT count(*) FROM spans s
-            WHERE s.organization_id = t.organization_id AND s.trace_id = t.id AND s.is_final))
-        OFFSET 0
-      ) c
-    ), done AS (
-      UPDATE traces t SET
-        status = CASE WHEN EXISTS (
-          SELECT 1 FROM spans s
-          WHERE s.organization_id = t.organization_id AND s.trace_id = t.id
-            AND s.source_parent_span_id IS NULL AND s.error IS NOT NULL) THEN 'failed' ELSE 'completed' END,
-        completed_at = now(), updated_at = now()
-      WHERE t.organization_id = ${organizationId}::uuid AND t.id = ANY(ARRAY(SELECT id FROM ready))
-      RETURNING t.id, t.status
-    ), events AS (
-      INSERT INTO trace_events (organization_id, trace_id, kind)
-      SELECT ${organizationId}::uuid, id, ${TRACE_COMPLETED_EVENT} FROM done
-      ON CONFLICT (organization_id, trace_id, kind) DO NOTHING
-    )
-    SELECT id, status FROM done`,
-    { prepareAs: "reprise_ingest_complete_traces" },
-  );
+  const { statement, prepareAs } = completeReadyTracesStatement(organizationId, traceIds);
+  return tx.query<{ id: string; status: string }>(statement, { prepareAs });
+}
+
+/** The statement of completeReadyTraces, for a batch (SqlDatabase.batch); its rows are `{ id, status }`. */
+export function completeReadyTracesStatement(organizationId: string, traceIds: string[]): TBatchStatement {
+  return {
+    statement: sql`
+      WITH ready AS (
+        -- One primary-key probe per id. OFFSET 0 keeps the planner from flattening the probe into a join
+        -- it would plan from statistics, which a young table lacks: guessing "few traces per organization",
+        -- it would scan all of them on every request.
+        SELECT c.id, c.failed FROM unnest(${uuidArray(traceIds)}) AS wanted(id)
+        CROSS JOIN LATERAL (
+          SELECT t.id, s.failed FROM traces t
+          CROSS JOIN LATERAL (
+            -- The trace's spans are read once, for both its count of final spans and its root's error.
+            SELECT count(*) FILTER (WHERE sp.is_final) AS finals,
+              COALESCE(bool_or(sp.source_parent_span_id IS NULL AND sp.error IS NOT NULL), false) AS failed
+            FROM spans sp
+            WHERE sp.organization_id = t.organization_id AND sp.trace_id = t.id
+          ) s
+          WHERE t.organization_id = ${organizationId}::uuid AND t.id = wanted.id
+            AND t.status = 'pending' AND NOT t.dropped AND t.completion_signal_at IS NOT NULL
+            AND (t.expected_span_count IS NULL OR t.expected_span_count <= s.finals)
+          OFFSET 0
+        ) c
+      ), done AS (
+        UPDATE traces t SET
+          status = CASE WHEN r.failed THEN 'failed' ELSE 'completed' END,
+          completed_at = now(), updated_at = now()
+        FROM ready r
+        WHERE t.organization_id = ${organizationId}::uuid AND t.id = r.id
+        RETURNING t.id, t.status
+      ), events AS (
+        INSERT INTO trace_events (organization_id, trace_id, kind)
+        SELECT ${organizationId}::uuid, id, ${TRACE_COMPLETED_EVENT} FROM done
+        ON CONFLICT (organization_id, trace_id, kind) DO NOTHING
+      )
+      SELECT id, status FROM done`,
+    prepareAs: "reprise_ingest_complete_traces",
+  };
 }

@@ -2,7 +2,7 @@
 // single short transaction (docs/architecture.md, "Ingestion and completion": checked and transitioned in one transaction under a row lock).
 // Retried on deadlock and serialization failures, which concurrent writers can still provoke.
 import type { SqlClient, SqlDatabase } from "../../db/sql.ts";
-import { completeReadyTraces } from "../completion/completion.queries.ts";
+import { completeReadyTraces, completeReadyTracesStatement } from "../completion/completion.queries.ts";
 import type { TSpanRow } from "./span-rows.ts";
 import type { TTraceRow } from "./trace-rows.ts";
 import {
@@ -10,6 +10,7 @@ import {
   insertFunctionExecutions,
   upsertSpans,
   upsertTraces,
+  upsertTracesStatement,
   type TFunctionExecutionRow,
 } from "./write.queries.ts";
 
@@ -70,15 +71,46 @@ const MAX_ATTEMPTS = 5;
 export type TAfterWrite = (tx: SqlClient, traceIds: string[]) => Promise<void>;
 
 export async function writeBatch(db: SqlDatabase, organizationId: string, plan: TWritePlan, afterWrite?: TAfterWrite): Promise<TWriteOutcome> {
+  const maxStatementBytes = db.kind === "pglite" ? MAX_PGLITE_STATEMENT_JSON_BYTES : MAX_STATEMENT_JSON_BYTES;
+  const atOnce = writableAtOnce(plan, maxStatementBytes, afterWrite);
   for (let attempt = 1; ; attempt++) {
     try {
-      const maxStatementBytes = db.kind === "pglite" ? MAX_PGLITE_STATEMENT_JSON_BYTES : MAX_STATEMENT_JSON_BYTES;
+      if (atOnce) return await writeAtOnce(db, organizationId, plan);
       return await db.transaction((tx) => writeOnce(tx, organizationId, plan, maxStatementBytes, afterWrite));
     } catch (error) {
       if (attempt >= MAX_ATTEMPTS || !RETRYABLE.has(sqlState(error) ?? "")) throw error;
       await new Promise((resolve) => setTimeout(resolve, 5 * 2 ** attempt * (0.5 + Math.random())));
     }
   }
+}
+
+/**
+ * The usual request (traces and spans in one statement's worth, nothing dropped, no function
+ * executions, no afterWrite) needs nothing from one statement's answer to write the next: its two
+ * statements go to the database as one batch, one round trip on PostgreSQL.
+ */
+function writableAtOnce(plan: TWritePlan, maxStatementBytes: number, afterWrite?: TAfterWrite): boolean {
+  return (
+    afterWrite === undefined &&
+    plan.traces.length > 0 &&
+    plan.functionExecutions.length === 0 &&
+    !plan.traces.some((t) => t.row.dropped) &&
+    chunkBySize(plan.spans, maxStatementBytes).length <= 1
+  );
+}
+
+async function writeAtOnce(db: SqlDatabase, organizationId: string, plan: TWritePlan): Promise<TWriteOutcome> {
+  // Completion skips dropped traces itself, so every trace of the request is a candidate.
+  const spansJson = plan.spans.length > 0 ? jsonArray(plan.spans) : undefined;
+  const [traces, completed] = (await db.batch([
+    upsertTracesStatement(organizationId, jsonArray(plan.traces), spansJson),
+    completeReadyTracesStatement(organizationId, plan.traces.map((t) => t.row.id)),
+  ])) as [Array<{ id: string; dropped: boolean }>, Array<{ id: string }>];
+  return {
+    droppedTraceIds: new Set(traces.filter((t) => t.dropped).map((t) => t.id)),
+    completedTraceIds: completed.map((c) => c.id),
+    storedFunctionExecutionIds: new Set(),
+  };
 }
 
 async function writeOnce(

@@ -2,7 +2,7 @@
 // rows passed as one JSON array and expanded with jsonb_to_recordset (PGlite and PostgreSQL both).
 // Every statement is scoped to the organization; rows arrive sorted by id so row locks are always
 // taken in the same order and concurrent requests do not deadlock each other.
-import { empty, sql, uuidArray, type Sql, type SqlClient } from "../../db/sql.ts";
+import { empty, sql, uuidArray, type Sql, type SqlClient, type TBatchStatement } from "../../db/sql.ts";
 import type { TSpanRow } from "./span-rows.ts";
 import type { TTraceRow } from "./trace-rows.ts";
 
@@ -30,17 +30,23 @@ export async function upsertTraces(
   rowsJson: string,
   spanRowsJson?: string,
 ): Promise<Array<{ id: string; dropped: boolean }>> {
-  const traces = sql`${traceInput(rowsJson)}, upserted AS (${upsertTracesStatement(organizationId)})`;
+  const { statement, prepareAs } = upsertTracesStatement(organizationId, rowsJson, spanRowsJson);
+  return tx.query(statement, { prepareAs });
+}
+
+/** The statement of upsertTraces, for a batch (SqlDatabase.batch); its rows are `{ id, dropped }`. */
+export function upsertTracesStatement(organizationId: string, rowsJson: string, spanRowsJson?: string): TBatchStatement {
+  const traces = sql`${traceInput(rowsJson)}, upserted AS (${upsertTracesSql(organizationId)})`;
   if (spanRowsJson === undefined) {
-    return tx.query(sql`WITH ${traces} SELECT id, dropped FROM upserted`, { prepareAs: "reprise_ingest_upsert_traces" });
+    return { statement: sql`WITH ${traces} SELECT id, dropped FROM upserted`, prepareAs: "reprise_ingest_upsert_traces" };
   }
-  return tx.query(
-    sql`WITH ${traces}, written AS (
+  return {
+    statement: sql`WITH ${traces}, written AS (
       ${upsertSpansStatement(organizationId, spanRowsJson, sql`WHERE r.trace_id NOT IN (SELECT id FROM upserted WHERE dropped)`)}
     )
     SELECT id, dropped FROM upserted`,
-    { prepareAs: "reprise_ingest_upsert_traces_spans" },
-  );
+    prepareAs: "reprise_ingest_upsert_traces_spans",
+  };
 }
 
 function traceInput(rowsJson: string): Sql {
@@ -54,7 +60,7 @@ function traceInput(rowsJson: string): Sql {
     )`;
 }
 
-function upsertTracesStatement(organizationId: string): Sql {
+function upsertTracesSql(organizationId: string): Sql {
   return sql`
     INSERT INTO traces AS t (
       organization_id, id, source_trace_id, name, trace_function_key, ingestion_type, session_id, metadata,
