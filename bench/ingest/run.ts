@@ -177,6 +177,8 @@ async function prepareDatabase(storage: Storage): Promise<string> {
   const db = await openDatabase(storage.env.DATABASE_URL ? { url: storage.env.DATABASE_URL } : { dataDir: storage.env.REPRISE_DATA_DIR });
   try {
     await migrate(db.sql);
+    // BENCH_EXPERIMENT="<sql>" runs after migrating (floor and Reprise alike), to try a schema change first.
+    if (process.env.BENCH_EXPERIMENT) await db.sql.exec(process.env.BENCH_EXPERIMENT);
     const [{ id }] = await db.sql.query<{ id: string }>(sql`INSERT INTO organizations (id, name) VALUES (gen_random_uuid(), 'Floor') RETURNING id::text`);
     return id;
   } finally {
