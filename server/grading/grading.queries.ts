@@ -80,8 +80,13 @@ export async function claimCompletionEvents(db: DbClient, limit: number): Promis
     )
     SELECT c.id::text AS "eventId", c.organization_id AS "organizationId", c.trace_id AS "traceId", g.id AS "graderId", c.kind
     FROM claimed c
-    LEFT JOIN traces t ON t.organization_id = c.organization_id AND t.id = c.trace_id
-      AND t.test_run_id IS NULL AND NOT t.dropped AND t.status IN ('completed', 'failed')
+    -- Each event's trace by its primary key, whatever the statistics say: planned as a join, a table
+    -- without statistics (new, or never analyzed) had each event scan all of its organization's traces.
+    LEFT JOIN LATERAL (
+      SELECT t.organization_id, t.trace_function_key, t.test_run_id, t.dropped, t.status FROM traces t
+      WHERE t.organization_id = c.organization_id AND t.id = c.trace_id
+      OFFSET 0
+    ) t ON t.test_run_id IS NULL AND NOT t.dropped AND t.status IN ('completed', 'failed')
     LEFT JOIN graders g ON g.organization_id = t.organization_id AND g.trace_function_key = t.trace_function_key
       AND g.status = 'active' AND g.live
     ORDER BY c.id`);

@@ -30,9 +30,9 @@ export function completeReadyTracesStatement(organizationId: string, traceIds: s
         -- One primary-key probe per id. OFFSET 0 keeps the planner from flattening the probe into a join
         -- it would plan from statistics, which a young table lacks: guessing "few traces per organization",
         -- it would scan all of them on every request.
-        SELECT c.id, c.failed FROM unnest(${uuidArray(traceIds)}) AS wanted(id)
+        SELECT c.id, c.ctid, c.failed FROM unnest(${uuidArray(traceIds)}) AS wanted(id)
         CROSS JOIN LATERAL (
-          SELECT t.id, s.failed FROM traces t
+          SELECT t.id, t.ctid, s.failed FROM traces t
           CROSS JOIN LATERAL (
             -- The trace's spans are read once, for both its count of final spans and its root's error.
             SELECT count(*) FILTER (WHERE sp.is_final) AS finals,
@@ -46,11 +46,12 @@ export function completeReadyTracesStatement(organizationId: string, traceIds: s
           OFFSET 0
         ) c
       ), done AS (
-        -- The ids as an array, not a join: a join to a young table is planned from statistics it lacks.
+        -- The rows found above, by their physical address: no plan to get wrong for want of statistics. It
+        -- is stable: the traces upsert earlier in this transaction holds each candidate's row lock.
         UPDATE traces t SET
           status = CASE WHEN (SELECT r.failed FROM ready r WHERE r.id = t.id) THEN 'failed' ELSE 'completed' END,
           completed_at = now(), updated_at = now()
-        WHERE t.organization_id = ${organizationId}::uuid AND t.id = ANY(ARRAY(SELECT id FROM ready))
+        WHERE t.ctid = ANY(ARRAY(SELECT ctid FROM ready)) AND t.organization_id = ${organizationId}::uuid
         RETURNING t.id, t.status
       ), events AS (
         INSERT INTO trace_events (organization_id, trace_id, kind)
