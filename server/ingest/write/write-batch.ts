@@ -34,10 +34,12 @@ const jsonArray = (rows: TSerialized<unknown>[]) => `[${rows.map((r) => r.json).
  * Spans are written one statement per request, except that a statement's JSON stays under this size:
  * PostgreSQL expands the parameter several times over while parsing it. PGlite does that inside its
  * WebAssembly heap, which never gives memory back, so there a statement stays smaller: an 8 MB request
- * written in 2 MB statements left ~100 MB more heap behind. 1 MB still holds an ordinary request.
+ * written in 2 MB statements left ~100 MB more heap behind, and 500 KB statements instead of 1 MB kept
+ * the server's peak 15–60 MB lower again, under the 600 MB target, for ~5% of PGlite's throughput: an
+ * ordinary request (~640 KB of rows) now takes two statements (bench/README.md, "Session 6").
  */
 export const MAX_STATEMENT_JSON_BYTES = 2_000_000;
-export const MAX_PGLITE_STATEMENT_JSON_BYTES = 1_000_000;
+export const MAX_PGLITE_STATEMENT_JSON_BYTES = 500_000;
 
 /** Consecutive runs of rows (order kept, so row locks are still taken in id order) under the size cap. */
 export function chunkBySize<T extends { json: string }>(rows: T[], maxBytes: number = MAX_STATEMENT_JSON_BYTES): T[][] {
