@@ -51,6 +51,13 @@ export interface SqlDatabase extends SqlClient {
   close(): Promise<void>;
 }
 
+/** A batch's statements awaited one after another on a transaction's client (where nothing is pipelined). */
+async function runInOrder(tx: SqlClient, statements: TBatchStatement[]): Promise<unknown[][]> {
+  const rows: unknown[][] = [];
+  for (const { statement, prepareAs } of statements) rows.push(await tx.query(statement, { prepareAs }));
+  return rows;
+}
+
 /** The SQL client of a pool or of one checked-out connection (a transaction's). */
 export function pgSqlClient(c: pg.Pool | pg.PoolClient): SqlClient {
   return {
@@ -88,13 +95,7 @@ export function createPgSql(pool: pg.Pool): SqlDatabase {
     },
     async batch(statements) {
       // Reprise's pool is pipelined (server/db/client.ts); any other runs the statements one after another.
-      if (!pool.options.pipeline) {
-        return this.transaction(async (tx) => {
-          const rows: unknown[][] = [];
-          for (const { statement, prepareAs } of statements) rows.push(await tx.query(statement, { prepareAs }));
-          return rows;
-        });
-      }
+      if (!pool.options.pipeline) return this.transaction((tx) => runInOrder(tx, statements));
       const client = await pool.connect();
       let broken: unknown;
       try {
@@ -145,12 +146,7 @@ export function createPgliteSql(db: PGlite): SqlDatabase {
     ...clientOf(db),
     transaction: (fn) => db.transaction((tx) => fn(clientOf(tx))),
     // In-process: no round trips to save, so the statements simply run in order in one transaction.
-    batch: (statements) =>
-      db.transaction(async (tx) => {
-        const rows: unknown[][] = [];
-        for (const { statement } of statements) rows.push((await tx.query(statement.text, statement.values as unknown[])).rows);
-        return rows;
-      }),
+    batch: (statements) => db.transaction((tx) => runInOrder(clientOf(tx), statements)),
     async close() {
       if (!db.closed) await db.close();
     },

@@ -35,7 +35,7 @@ const jsonArray = (rows: TSerialized<unknown>[]) => `[${rows.map((r) => r.json).
  * PostgreSQL expands the parameter several times over while parsing it. PGlite does that inside its
  * WebAssembly heap, which never gives memory back, so there a statement stays smaller: an 8 MB request
  * written in 2 MB statements left ~100 MB more heap behind, and 500 KB statements instead of 1 MB kept
- * the server's peak 15–60 MB lower again, under the 600 MB target, for ~5% of PGlite's throughput: an
+ * the server's peak 15–60 MB lower again, under the 600 MB target, for ~6% of PGlite's throughput: an
  * ordinary request (~640 KB of rows) now takes two statements (bench/README.md, "Session 6").
  */
 export const MAX_STATEMENT_JSON_BYTES = 2_000_000;
