@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";
+import { sql } from "../db/sql.ts";
 import { canonicalId } from "../ids.ts";
 import { getExternalSpanRoute } from "../spans/spans.http.ts";
 import { postExternalSpan, postExternalTrace, postFunctionTrace } from "./ingest.http.ts";
@@ -84,6 +85,36 @@ describe("ingestion over REST", () => {
     expect(Object.keys(stored)).toEqual(["zeta", "alpha", "b"]);
     expect(Object.keys(stored.alpha)).toEqual(["zz", "aaa"]);
     expect(res.raw.toString("utf8")).toContain('{"zeta":1,"alpha":{"zz":true,"aaa":[3,2,1]},"b":"last"}');
+  });
+
+  it("stores rawSpan as the very text that was sent, whatever it holds, through both doors", async () => {
+    // Spacing, escaped quotes and backslashes, brackets inside strings, \u escapes, a key written with an
+    // escape, and rawSpan itself repeated (the last wins, as PostgreSQL's -> has it).
+    const textOf = (traceId: string, spanId: string) => {
+      const payload = JSON.stringify(spanPayload({ traceId, spanId }));
+      const rawSpan = JSON.stringify((JSON.parse(payload) as { rawSpan: unknown }).rawSpan);
+      const tricky = `{ "n\\u0061me" : "say \\"}{\\" \\\\", "list": [ 1, {"]": "["} ,"\\u00e9\\ud83d\\ude00" ], "z": null }`;
+      const sent = `${rawSpan.slice(0, -1)}, "extra" :\n ${tricky} }`;
+      return `{"rawSpan": {"id": "decoy"}, ${payload.slice(1, -1).replace(/"rawSpan":/, '"ignored":')}, "rawSpan" : ${sent}}`;
+    };
+    const expected = async (text: string) =>
+      (await db().sql.query<{ raw: string }>(sql`SELECT (${text}::json -> 'rawSpan')::text AS raw`))[0].raw;
+    const stored = async (spanId: string) =>
+      (await db().sql.query<{ raw: string }>(sql`SELECT raw_span::text AS raw FROM spans WHERE organization_id = ${org.organizationId}::uuid AND id = ${spanId}::uuid`))[0]?.raw;
+
+    const restTrace = randomUUID();
+    const restSpan = randomUUID();
+    const restText = textOf(restTrace, restSpan);
+    expect((await sendSpan(restText)).status).toBe(200);
+    expect(await stored(restSpan)).toBe(await expected(restText));
+    expect(await stored(restSpan)).toContain('"extra" :\n { "n\\u0061me" : "say \\"}{\\" \\\\"');
+
+    const otlpTrace = randomUUID();
+    const otlpSpan = randomUUID();
+    const otlpText = textOf(otlpTrace, otlpSpan);
+    const res = await call(postOtlpTraces, { apiKey: org.apiKey, body: otlpJsonRequest([carrierSpanJson({ operation: "external_span", payload: otlpText })]) });
+    expect(res.status).toBe(200);
+    expect(await stored(otlpSpan)).toBe(await expected(otlpText));
   });
 
   it("maps non-UUID source ids to stable UUIDs, keeps them as opaque text, and names unnamed spans", async () => {

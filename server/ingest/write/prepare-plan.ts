@@ -3,9 +3,10 @@
 // here with a reason, and the rest of the batch goes on.
 import { isUuid, newId } from "../../ids.ts";
 import type { TIngestItem, TRejection } from "../ingest.schemas.ts";
+import { memberText } from "./member-text.ts";
 import { dedupeSpanRows, toSpanRow, type TSpanRow } from "./span-rows.ts";
 import { mergeTraceRows, traceRowFromCompletion, traceStubFromSpan, type TTraceRow } from "./trace-rows.ts";
-import type { TSerialized, TWritePlan } from "./write-batch.ts";
+import type { TSerialized, TSerializedSpan, TWritePlan } from "./write-batch.ts";
 import type { TFunctionExecutionRow } from "./write.queries.ts";
 
 export interface TPreparedPlan {
@@ -33,21 +34,34 @@ function serialize<R>(row: R): { ok: true; json: string } | { ok: false; error: 
 }
 
 /**
- * A span row's JSON with the payload's own text embedded as `payload` in place of `raw_span` (the
- * statement reads payload->'rawSpan'): re-serializing a large rawSpan costs more CPU than all the rest.
+ * A span row's JSON without its raw document, and the raw document's own JSON text: the text that was
+ * sent, cut out of the payload's text when there is one (never serialized again: that costs more CPU than
+ * all the rest, and keeps what was sent), else the parsed document serialized.
  */
-function serializeSpan(row: TSpanRow, text: string | undefined): ReturnType<typeof serialize> {
-  if (text === undefined) return serialize(row);
-  const { raw_span: _embedded, ...rest } = row;
+function serializeSpan(row: TSpanRow, text: string | undefined): { ok: true; json: string; raw: string } | { ok: false; error: unknown } {
+  const { raw_span: rawSpan, ...rest } = row;
   const head = serialize(rest);
-  return head.ok ? { ok: true, json: `${head.json.slice(0, -1)},"payload":${text}}` } : head;
+  if (!head.ok) return head;
+  const sent = text === undefined ? undefined : sentMember(text, "rawSpan");
+  if (sent !== undefined) return { ok: true, json: head.json, raw: sent };
+  const raw = serialize(rawSpan ?? null);
+  return raw.ok ? { ok: true, json: head.json, raw: raw.json } : raw;
+}
+
+/** memberText, or undefined should the text not be the JSON it was parsed as. */
+function sentMember(text: string, name: string): string | undefined {
+  try {
+    return memberText(text, name);
+  } catch {
+    return undefined;
+  }
 }
 
 export function preparePlan(organizationId: string, items: TIngestItem[]): TPreparedPlan {
   const rejected = new Map<number, TRejection>();
   const traceOf = new Map<number, [string, string]>();
   const functionExecutionOf = new Map<number, string>();
-  const spans: Array<Indexed<TSpanRow> & { json: string }> = [];
+  const spans: Array<Indexed<TSpanRow> & { json: string; raw: string }> = [];
   const completions: Indexed<TTraceRow>[] = [];
   const functions: TSerialized<TFunctionExecutionRow>[] = [];
 
@@ -57,7 +71,7 @@ export function preparePlan(organizationId: string, items: TIngestItem[]): TPrep
         const row = toSpanRow(organizationId, item.payload, item.raw, item.notes);
         const s = serializeSpan(row, item.text);
         if (!s.ok) return void rejected.set(index, unstorable(s.error));
-        spans.push({ index, row, json: s.json });
+        spans.push({ index, row, json: s.json, raw: s.raw });
         traceOf.set(index, [row.source_trace_id, row.trace_id]);
       } else if (item.operation === "external_trace") {
         const row = traceRowFromCompletion(organizationId, item.payload, item.raw);
@@ -78,7 +92,7 @@ export function preparePlan(organizationId: string, items: TIngestItem[]): TPrep
   });
 
   const traces = serializeTraces(spans, completions, rejected, traceOf);
-  const winners = dedupeSpanRows(spans).map(({ row, json }) => ({ row, json }));
+  const winners: TSerializedSpan[] = dedupeSpanRows(spans).map(({ row, json, raw }) => ({ row, json, raw }));
   return { plan: { traces, spans: winners, functionExecutions: functions }, rejected, traceOf, functionExecutionOf };
 }
 

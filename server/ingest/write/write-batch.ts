@@ -12,6 +12,7 @@ import {
   upsertTraces,
   upsertTracesStatement,
   type TFunctionExecutionRow,
+  type TSpanArrays,
 } from "./write.queries.ts";
 
 /** A row with its JSON text, serialized once (and reused by retries). */
@@ -20,15 +21,21 @@ export interface TSerialized<R> {
   json: string;
 }
 
+/** A span row's JSON without raw_span, and raw_span's JSON text apart (write.queries.ts, upsertSpansStatement). */
+export interface TSerializedSpan extends TSerialized<TSpanRow> {
+  raw: string;
+}
+
 export interface TWritePlan {
   /** Sorted by id, one per id. */
   traces: TSerialized<TTraceRow>[];
   /** Sorted by id, one per id. */
-  spans: TSerialized<TSpanRow>[];
+  spans: TSerializedSpan[];
   functionExecutions: TSerialized<TFunctionExecutionRow>[];
 }
 
 const jsonArray = (rows: TSerialized<unknown>[]) => `[${rows.map((r) => r.json).join(",")}]`;
+const spanArrays = (rows: TSerializedSpan[]): TSpanArrays => ({ rowsJson: jsonArray(rows), rawJson: `[${rows.map((r) => r.raw).join(",")}]` });
 
 /**
  * Spans are written one statement per request, except that a statement's JSON stays under this size:
@@ -42,18 +49,19 @@ export const MAX_STATEMENT_JSON_BYTES = 2_000_000;
 export const MAX_PGLITE_STATEMENT_JSON_BYTES = 500_000;
 
 /** Consecutive runs of rows (order kept, so row locks are still taken in id order) under the size cap. */
-export function chunkBySize<T extends { json: string }>(rows: T[], maxBytes: number = MAX_STATEMENT_JSON_BYTES): T[][] {
+export function chunkBySize<T extends { json: string; raw?: string }>(rows: T[], maxBytes: number = MAX_STATEMENT_JSON_BYTES): T[][] {
   const chunks: T[][] = [];
   let current: T[] = [];
   let size = 0;
   for (const row of rows) {
-    if (current.length > 0 && size + row.json.length > maxBytes) {
+    const rowSize = row.json.length + (row.raw?.length ?? 0);
+    if (current.length > 0 && size + rowSize > maxBytes) {
       chunks.push(current);
       current = [];
       size = 0;
     }
     current.push(row);
-    size += row.json.length;
+    size += rowSize;
   }
   if (current.length > 0) chunks.push(current);
   return chunks;
@@ -103,9 +111,9 @@ function writableAtOnce(plan: TWritePlan, maxStatementBytes: number, afterWrite?
 
 async function writeAtOnce(db: SqlDatabase, organizationId: string, plan: TWritePlan): Promise<TWriteOutcome> {
   // Completion skips dropped traces itself, so every trace of the request is a candidate.
-  const spansJson = plan.spans.length > 0 ? jsonArray(plan.spans) : undefined;
+  const spans = plan.spans.length > 0 ? spanArrays(plan.spans) : undefined;
   const [traces, completed] = (await db.batch([
-    upsertTracesStatement(organizationId, jsonArray(plan.traces), spansJson),
+    upsertTracesStatement(organizationId, jsonArray(plan.traces), spans),
     completeReadyTracesStatement(organizationId, plan.traces.map((t) => t.row.id)),
   ])) as [Array<{ id: string; dropped: boolean }>, Array<{ id: string }>];
   return {
@@ -126,8 +134,7 @@ async function writeOnce(
   // The first run of spans goes in the traces statement, which discards those of dropped traces itself.
   const [first, ...rest] = chunkBySize(plan.spans, maxStatementBytes);
   if (plan.traces.length > 0) {
-    const firstJson = first ? jsonArray(first) : undefined;
-    for (const row of await upsertTraces(tx, organizationId, jsonArray(plan.traces), firstJson)) {
+    for (const row of await upsertTraces(tx, organizationId, jsonArray(plan.traces), first && spanArrays(first))) {
       if (row.dropped) droppedTraceIds.add(row.id);
     }
   } else if (first) {
@@ -136,7 +143,7 @@ async function writeOnce(
   // Spans of a dropped trace are discarded, whether they arrive before or after the drop.
   for (const chunk of rest) {
     const kept = chunk.filter((s) => !droppedTraceIds.has(s.row.trace_id));
-    if (kept.length > 0) await upsertSpans(tx, organizationId, jsonArray(kept));
+    if (kept.length > 0) await upsertSpans(tx, organizationId, spanArrays(kept));
   }
   const droppedNow = plan.traces.filter((t) => t.row.dropped).map((t) => t.row.id);
   if (droppedNow.length > 0) await deleteSpansOfTraces(tx, organizationId, droppedNow);

@@ -6,6 +6,17 @@ import { empty, sql, uuidArray, type Sql, type SqlClient, type TBatchStatement }
 import type { TSpanRow } from "./span-rows.ts";
 import type { TTraceRow } from "./trace-rows.ts";
 
+/**
+ * A run of span rows as two JSON arrays of the same length: the rows without raw_span, and each row's
+ * raw_span text. PostgreSQL unescapes every string of a document it reads rows from (in version 15, one
+ * character at a time), but only checks the syntax of a document it splits into elements: the raw
+ * documents, most of a span's bytes, go in the second array (bench/README.md, "Session 7").
+ */
+export interface TSpanArrays {
+  rowsJson: string;
+  rawJson: string;
+}
+
 export interface TFunctionExecutionRow {
   id: string;
   function_id: string;
@@ -28,21 +39,21 @@ export async function upsertTraces(
   tx: SqlClient,
   organizationId: string,
   rowsJson: string,
-  spanRowsJson?: string,
+  spans?: TSpanArrays,
 ): Promise<Array<{ id: string; dropped: boolean }>> {
-  const { statement, prepareAs } = upsertTracesStatement(organizationId, rowsJson, spanRowsJson);
+  const { statement, prepareAs } = upsertTracesStatement(organizationId, rowsJson, spans);
   return tx.query(statement, { prepareAs });
 }
 
 /** The statement of upsertTraces, for a batch (SqlDatabase.batch); its rows are `{ id, dropped }`. */
-export function upsertTracesStatement(organizationId: string, rowsJson: string, spanRowsJson?: string): TBatchStatement {
+export function upsertTracesStatement(organizationId: string, rowsJson: string, spans?: TSpanArrays): TBatchStatement {
   const traces = sql`${traceInput(rowsJson)}, upserted AS (${upsertTracesSql(organizationId)})`;
-  if (spanRowsJson === undefined) {
+  if (spans === undefined) {
     return { statement: sql`WITH ${traces} SELECT id, dropped FROM upserted`, prepareAs: "reprise_ingest_upsert_traces" };
   }
   return {
     statement: sql`WITH ${traces}, written AS (
-      ${upsertSpansStatement(organizationId, spanRowsJson, sql`WHERE r.trace_id NOT IN (SELECT id FROM upserted WHERE dropped)`)}
+      ${upsertSpansStatement(organizationId, spans, sql`WHERE r.trace_id NOT IN (SELECT id FROM upserted WHERE dropped)`)}
     )
     SELECT id, dropped FROM upserted`,
     prepareAs: "reprise_ingest_upsert_traces_spans",
@@ -119,11 +130,11 @@ export async function deleteSpansOfTraces(tx: SqlClient, organizationId: string,
  * Upserts spans. A final payload replaces a start snapshot, never the reverse; of two final copies the
  * later one wins (docs/architecture.md, "Ingestion and completion").
  */
-export async function upsertSpans(tx: SqlClient, organizationId: string, rowsJson: string): Promise<void> {
-  await tx.query(upsertSpansStatement(organizationId, rowsJson), { prepareAs: "reprise_ingest_upsert_spans" });
+export async function upsertSpans(tx: SqlClient, organizationId: string, spans: TSpanArrays): Promise<void> {
+  await tx.query(upsertSpansStatement(organizationId, spans), { prepareAs: "reprise_ingest_upsert_spans" });
 }
 
-function upsertSpansStatement(organizationId: string, rowsJson: string, where: Sql = empty): Sql {
+function upsertSpansStatement(organizationId: string, spans: TSpanArrays, where: Sql = empty): Sql {
   return sql`
     INSERT INTO spans AS s (
       organization_id, id, trace_id, parent_span_id, source_span_id, source_trace_id, source_parent_span_id,
@@ -134,21 +145,21 @@ function upsertSpansStatement(organizationId: string, rowsJson: string, where: S
     SELECT ${organizationId}::uuid, r.id, r.trace_id, r.parent_span_id, r.source_span_id, r.source_trace_id,
       r.source_parent_span_id, r.payload_type, r.source, r.sdk_version, r.trace_function_key, r.node_key, r.name,
       r.type, r.function_name, r.error, r.errors,
-      -- A row carries either raw_span or the whole payload text it came from (prepare-plan.ts). The rows are
-      -- read as json, not jsonb, so raw_span keeps the text and key order that were sent (migration 0110).
-      COALESCE(r.raw_span, r.payload -> 'rawSpan'),
+      -- Each row's raw document is the element of the second array at the same position, as json, not jsonb:
+      -- the text and key order that were sent (migration 0110).
+      r.value,
       r.content_off_by_simulation_plan, r.instrumentation, r.span_origin_name, r.span_origin_version,
       r.started_at, r.ended_at, r.is_final, r.duration_ms, r.input_tokens, r.output_tokens, r.cached_tokens,
       r.total_tokens, r.model, r.test_run_id, r.input_source_span_id, r.mocked, r.mock_source
-    FROM json_to_recordset(${rowsJson}::json) AS r(
+    FROM ROWS FROM (json_to_recordset(${spans.rowsJson}::json) AS (
       id uuid, trace_id uuid, parent_span_id uuid, source_span_id text, source_trace_id text,
       source_parent_span_id text, payload_type text, source text, sdk_version text, trace_function_key text,
-      node_key text, name text, type text, function_name text, error text, errors jsonb, raw_span json,
+      node_key text, name text, type text, function_name text, error text, errors jsonb,
       content_off_by_simulation_plan boolean, instrumentation text, span_origin_name text,
       span_origin_version text, started_at timestamptz, ended_at timestamptz, is_final boolean,
       duration_ms integer, input_tokens integer, output_tokens integer, cached_tokens integer,
       total_tokens integer, model text, test_run_id uuid, input_source_span_id text, mocked boolean,
-      mock_source text, payload json)
+      mock_source text), json_array_elements(${spans.rawJson}::json)) AS r
     ${where}
     ORDER BY r.id
     ON CONFLICT (organization_id, id) DO UPDATE SET
