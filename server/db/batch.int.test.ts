@@ -106,3 +106,21 @@ describe.runIf(onPostgres)("db.sql.batch on PostgreSQL", () => {
     expect(relay.turns()).toBe(5);
   });
 });
+
+describe.runIf(onPostgres)("named statements on PostgreSQL", () => {
+  const db = useTestDatabase();
+
+  it("are planned for their parameters on every run, never from a cached generic plan", async () => {
+    // PostgreSQL switches a named statement to a generic plan after five runs; one made while the tables
+    // are small keeps its choices after they have grown (docs/scaling.md).
+    const runs = await db().sql.transaction(async (tx) => {
+      for (let i = 0; i < 8; i++) {
+        await tx.query(sql`SELECT id FROM traces WHERE organization_id = ${randomUUID()}::uuid AND id = ${randomUUID()}::uuid`, { prepareAs: "plan_cache_probe" });
+      }
+      return tx.query<{ generic: string; custom: string }>(
+        sql`SELECT generic_plans::text AS generic, custom_plans::text AS custom FROM pg_prepared_statements WHERE name = 'plan_cache_probe'`,
+      );
+    });
+    expect(runs).toEqual([{ generic: "0", custom: "8" }]);
+  });
+});

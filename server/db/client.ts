@@ -68,6 +68,11 @@ function openPostgres(url: string, max: number): Database {
   pool.on("connect", (client) => {
     const pid = (client as unknown as { processID?: number }).processID;
     if (pid) byBackend.set(pid, client as pg.PoolClient);
+    // Named statements are planned for their parameters on every run, never with a cached generic plan: a
+    // generic plan made while the tables were small (a new database, or one whose statistics autovacuum has
+    // not gathered yet) kept scanning every row of an organization once they had grown (docs/scaling.md).
+    // Queued before anything else the client runs.
+    client.query("SET plan_cache_mode = force_custom_plan").catch(() => undefined);
   });
   pool.on("remove", (client) => {
     const pid = (client as unknown as { processID?: number }).processID;
