@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, createTestOrg, onPostgres, useTestDatabase, type TestOrg } from "../../../test/harness.ts";
+import { sql } from "../../db/sql.ts";
 import { postOtlpTraces } from "../otlp/otlp.http.ts";
 import { carrierSpanJson, completionPayload, otlpJsonRequest, spanPayload } from "../testing/payloads.ts";
 
@@ -41,6 +42,48 @@ describe("trace completion races", () => {
       expect(trace.completedAt).toBeInstanceOf(Date);
       expect(await db().prisma.span.count({ where: { organizationId: org.organizationId, traceId, isFinal: true } })).toBe(SPANS);
     }
+  });
+
+  it.runIf(onPostgres)("retried and duplicated final spans racing each other count once: the trace waits for its last span", async () => {
+    const SPANS = 6;
+    const traceId = randomUUID();
+    const rootId = randomUUID();
+    const spanIds = [rootId, ...Array.from({ length: SPANS - 1 }, () => randomUUID())];
+    const span = (i: number) => spanPayload({ traceId, spanId: spanIds[i], parentId: i === 0 ? null : rootId });
+    // 24 concurrent requests, each with the same five spans (all but the last) and the signal: a count that
+    // took a retried copy for a new span would reach six and complete the trace early.
+    const requests = Array.from({ length: 24 }, (_, r) => {
+      const carriers = [0, 1, 2, 3, 4].map((i) => ({ operation: "external_span", payload: span((i + r) % (SPANS - 1)) }));
+      if (r % 3 === 0) carriers.push({ operation: "external_span", payload: spanPayload({ traceId, spanId: spanIds[r % (SPANS - 1)], final: false }) });
+      carriers.push({ operation: "external_trace", payload: completionPayload({ traceId, expectedSpanCount: SPANS }) });
+      return call(postOtlpTraces, { apiKey: org.apiKey, body: otlpJsonRequest(carriers.map(carrierSpanJson)) });
+    });
+    for (const res of await Promise.all(requests)) expect(res.status).toBe(200);
+    const traceOf = () => db().prisma.trace.findUniqueOrThrow({ where: { organizationId_id: { organizationId: org.organizationId, id: traceId } } });
+    expect(await traceOf()).toMatchObject({ status: "pending", finalSpanCount: SPANS - 1 });
+
+    const last = { operation: "external_span", payload: span(SPANS - 1) };
+    await Promise.all([0, 1, 2].map(() => call(postOtlpTraces, { apiKey: org.apiKey, body: otlpJsonRequest([carrierSpanJson(last)]) })));
+    expect(await traceOf()).toMatchObject({ status: "completed", finalSpanCount: SPANS });
+    expect(await db().prisma.traceEvent.count({ where: { organizationId: org.organizationId, traceId } })).toBe(1);
+  });
+
+  it.runIf(onPostgres)("a drop committed while a request waits for the trace's lock discards that request's spans", async () => {
+    const traceId = randomUUID();
+    const first = spanPayload({ traceId });
+    expect((await call(postOtlpTraces, { apiKey: org.apiKey, body: otlpJsonRequest([carrierSpanJson({ operation: "external_span", payload: first })]) })).status).toBe(200);
+    let pending: ReturnType<typeof call> | undefined;
+    // The drop holds the trace's row lock while the next request writes its span and waits for that lock.
+    await db().sql.transaction(async (tx) => {
+      await tx.query(sql`UPDATE traces SET dropped = true, dropped_at = now() WHERE organization_id = ${org.organizationId}::uuid AND id = ${traceId}::uuid`);
+      await tx.query(sql`DELETE FROM spans WHERE organization_id = ${org.organizationId}::uuid AND trace_id = ${traceId}::uuid`);
+      const late = { operation: "external_span", payload: spanPayload({ traceId, parentId: (first.rawSpan as { id: string }).id }) };
+      pending = call(postOtlpTraces, { apiKey: org.apiKey, body: otlpJsonRequest([carrierSpanJson(late), carrierSpanJson({ operation: "external_trace", payload: completionPayload({ traceId, expectedSpanCount: 2 }) })]) });
+      await new Promise((resolve) => setTimeout(resolve, 400));
+    });
+    expect((await pending!).status).toBe(200);
+    expect(await db().prisma.span.count({ where: { organizationId: org.organizationId, traceId } })).toBe(0);
+    expect(await db().prisma.trace.findUniqueOrThrow({ where: { organizationId_id: { organizationId: org.organizationId, id: traceId } } })).toMatchObject({ dropped: true, status: "pending" });
   });
 
   it("completes once when the last span and the signal arrive in either order across requests", async () => {

@@ -8,7 +8,8 @@ export const TRACE_COMPLETED_EVENT = "trace.completed";
 
 /**
  * Completes the given traces that are ready: completion signal received, not dropped, still pending,
- * and distinct final spans ≥ expectedSpanCount (no count = legacy SDK: complete on the signal). Marks
+ * and distinct final spans (final_span_count, kept by the write) ≥ expectedSpanCount (no count = legacy
+ * SDK: complete on the signal). Marks
  * them "failed" when the root span recorded an error, else "completed", and writes exactly one
  * trace.completed outbox row per trace in the same transaction. Returns the traces it completed.
  */
@@ -22,29 +23,39 @@ export async function completeReadyTraces(
   return tx.query<{ id: string; status: string }>(statement, { prepareAs });
 }
 
-/** The statement of completeReadyTraces, for a batch (SqlDatabase.batch); its rows are `{ id, status }`. */
+/**
+ * The statement of completeReadyTraces, for a batch (SqlDatabase.batch); its rows are `{ id, status }`. It
+ * also scrubs the spans of any of the traces a concurrent request dropped while the write waited for the
+ * trace's lock (write.queries.ts, upsertTracesStatement).
+ */
 export function completeReadyTracesStatement(organizationId: string, traceIds: string[]): TBatchStatement {
   return {
     statement: sql`
-      WITH ready AS (
+      WITH probe AS (
         -- One primary-key probe per id. OFFSET 0 keeps the planner from flattening the probe into a join
         -- it would plan from statistics, which a young table lacks: guessing "few traces per organization",
-        -- it would scan all of them on every request.
-        SELECT c.id, c.ctid, c.failed FROM unnest(${uuidArray(traceIds)}) AS wanted(id)
+        -- it would scan all of them on every request. The write keeps final_span_count, so readiness reads
+        -- no span.
+        SELECT c.* FROM unnest(${uuidArray(traceIds)}) AS wanted(id)
         CROSS JOIN LATERAL (
-          SELECT t.id, t.ctid, s.failed FROM traces t
-          CROSS JOIN LATERAL (
-            -- The trace's spans are read once, for both its count of final spans and its root's error.
-            SELECT count(*) FILTER (WHERE sp.is_final) AS finals,
-              COALESCE(bool_or(sp.source_parent_span_id IS NULL AND sp.error IS NOT NULL), false) AS failed
-            FROM spans sp
-            WHERE sp.organization_id = t.organization_id AND sp.trace_id = t.id
-          ) s
+          SELECT t.id, t.ctid, t.dropped,
+            t.status = 'pending' AND NOT t.dropped AND t.completion_signal_at IS NOT NULL
+              AND (t.expected_span_count IS NULL OR t.expected_span_count <= t.final_span_count) AS ready
+          FROM traces t
           WHERE t.organization_id = ${organizationId}::uuid AND t.id = wanted.id
-            AND t.status = 'pending' AND NOT t.dropped AND t.completion_signal_at IS NOT NULL
-            AND (t.expected_span_count IS NULL OR t.expected_span_count <= s.finals)
           OFFSET 0
         ) c
+      ), scrubbed AS (
+        DELETE FROM spans sp
+        WHERE sp.organization_id = ${organizationId}::uuid AND sp.trace_id = ANY(ARRAY(SELECT id FROM probe WHERE dropped))
+      ), ready AS (
+        -- A trace fails when a root span recorded an error: only its roots are read (a partial index).
+        SELECT p.id, p.ctid, EXISTS (
+          SELECT 1 FROM spans sp
+          WHERE sp.organization_id = ${organizationId}::uuid AND sp.trace_id = p.id
+            AND sp.source_parent_span_id IS NULL AND sp.error IS NOT NULL
+        ) AS failed
+        FROM probe p WHERE p.ready
       ), done AS (
         -- The rows found above, by their physical address: no plan to get wrong for want of statistics. It
         -- is stable: the traces upsert earlier in this transaction holds each candidate's row lock.

@@ -145,8 +145,7 @@ async function writeOnce(
     const kept = chunk.filter((s) => !droppedTraceIds.has(s.row.trace_id));
     if (kept.length > 0) await upsertSpans(tx, organizationId, spanArrays(kept));
   }
-  const droppedNow = plan.traces.filter((t) => t.row.dropped).map((t) => t.row.id);
-  if (droppedNow.length > 0) await deleteSpansOfTraces(tx, organizationId, droppedNow);
+  if (droppedTraceIds.size > 0) await deleteSpansOfTraces(tx, organizationId, [...droppedTraceIds]);
   const stored =
     plan.functionExecutions.length > 0
       ? await insertFunctionExecutions(tx, organizationId, jsonArray(plan.functionExecutions))

@@ -31,9 +31,14 @@ export interface TFunctionExecutionRow {
  * Inserts or updates the request's traces (and, in the same statement, the first run of its spans);
  * returns each trace's dropped flag after the write. The upsert row-locks every trace the request
  * touches until commit, which is what makes the completion check of completeReadyTraces happen once
- * per trace. Spans of a trace that is dropped (now or earlier) are discarded, whether they arrive
- * before or after the drop. One statement instead of two saves a round trip to the database, which
- * on loopback TCP costs ~0.5 ms of the server's CPU (bench/README.md).
+ * per trace. One statement instead of two saves a round trip to the database, which on loopback TCP
+ * costs ~0.5 ms of the server's CPU (bench/README.md).
+ *
+ * The spans go first, so that the traces upsert can add the spans that became final to each trace's
+ * final_span_count. Spans of a trace dropped in this request, or dropped before this statement began, are
+ * discarded here; a drop committed while this statement waited for a trace's lock shows in the
+ * returned `dropped`, and the caller scrubs that trace's spans (deleteSpansOfTraces, or completion's
+ * statement) before it commits.
  */
 export async function upsertTraces(
   tx: SqlClient,
@@ -47,17 +52,35 @@ export async function upsertTraces(
 
 /** The statement of upsertTraces, for a batch (SqlDatabase.batch); its rows are `{ id, dropped }`. */
 export function upsertTracesStatement(organizationId: string, rowsJson: string, spans?: TSpanArrays): TBatchStatement {
-  const traces = sql`${traceInput(rowsJson)}, upserted AS (${upsertTracesSql(organizationId)})`;
   if (spans === undefined) {
-    return { statement: sql`WITH ${traces} SELECT id, dropped FROM upserted`, prepareAs: "reprise_ingest_upsert_traces" };
+    return {
+      statement: sql`WITH ${traceInput(rowsJson)}, finals AS (SELECT NULL::uuid AS trace_id, 0::integer AS n WHERE false),
+        upserted AS (${upsertTracesSql(organizationId)})
+        SELECT id, dropped FROM upserted`,
+      prepareAs: "reprise_ingest_upsert_traces",
+    };
   }
+  // The request's traces are probed by primary key in one index scan (an array, not a join the planner
+  // could turn into a scan of every trace for want of statistics).
+  const keep = sql`WHERE r.trace_id <> ALL(ARRAY(
+      SELECT id FROM input WHERE dropped
+      UNION ALL
+      SELECT d.id FROM traces d
+      WHERE d.organization_id = ${organizationId}::uuid AND d.id = ANY(ARRAY(SELECT id FROM input)) AND d.dropped
+    ))`;
   return {
-    statement: sql`WITH ${traces}, written AS (
-      ${upsertSpansStatement(organizationId, spans, sql`WHERE r.trace_id NOT IN (SELECT id FROM upserted WHERE dropped)`)}
-    )
-    SELECT id, dropped FROM upserted`,
+    statement: sql`WITH ${traceInput(rowsJson)},
+      written AS (${upsertSpansStatement(organizationId, spans, keep)}),
+      finals AS (${finalsOf()}),
+      upserted AS (${upsertTracesSql(organizationId)})
+      SELECT id, dropped FROM upserted`,
     prepareAs: "reprise_ingest_upsert_traces_spans",
   };
+}
+
+/** Per trace, the spans of `written` that became final in this transaction. */
+function finalsOf(): Sql {
+  return sql`SELECT trace_id, count(*) FILTER (WHERE became_final)::integer AS n FROM written GROUP BY trace_id`;
 }
 
 function traceInput(rowsJson: string): Sql {
@@ -76,19 +99,21 @@ function upsertTracesSql(organizationId: string): Sql {
     INSERT INTO traces AS t (
       organization_id, id, source_trace_id, name, trace_function_key, ingestion_type, session_id, metadata,
       contexts, external_trace, source, sdk_version, started_at, ended_at, expected_span_count,
-      completion_signal_at, dropped, dropped_at, test_run_id, original_trace_id, input_source_trace_id, replay_attempt)
+      completion_signal_at, dropped, dropped_at, test_run_id, original_trace_id, input_source_trace_id, replay_attempt,
+      final_span_count)
     SELECT ${organizationId}::uuid, i.id, i.source_trace_id, i.name, i.trace_function_key,
       COALESCE(i.ingestion_type, 'captured'), i.session_id, COALESCE(i.metadata, '{}'::jsonb),
       COALESCE(i.contexts, '[]'::jsonb), i.external_trace, i.source, i.sdk_version,
       COALESCE(i.started_at, i.span_started_at), i.ended_at, i.expected_span_count,
       CASE WHEN i.completed THEN now() END, i.dropped, CASE WHEN i.dropped THEN now() END,
-      i.test_run_id, i.original_trace_id, i.input_source_trace_id, i.replay_attempt
+      i.test_run_id, i.original_trace_id, i.input_source_trace_id, i.replay_attempt,
+      COALESCE((SELECT f.n FROM finals f WHERE f.trace_id = i.id), 0)
     FROM input i
     ORDER BY i.id
     ON CONFLICT (organization_id, id) DO UPDATE SET (
       name, trace_function_key, ingestion_type, session_id, metadata, contexts, external_trace, source,
       sdk_version, started_at, ended_at, expected_span_count, completion_signal_at, dropped, dropped_at,
-      test_run_id, original_trace_id, input_source_trace_id, replay_attempt, updated_at
+      test_run_id, original_trace_id, input_source_trace_id, replay_attempt, final_span_count, updated_at
     ) = (
       SELECT COALESCE(i.name, t.name),
         CASE WHEN i.key_from_completion THEN COALESCE(i.trace_function_key, t.trace_function_key)
@@ -112,18 +137,25 @@ function upsertTracesSql(organizationId: string): Sql {
         COALESCE(i.original_trace_id, t.original_trace_id),
         COALESCE(i.input_source_trace_id, t.input_source_trace_id),
         COALESCE(i.replay_attempt, t.replay_attempt),
+        t.final_span_count + EXCLUDED.final_span_count,
         now()
       FROM input i WHERE i.id = EXCLUDED.id
     )
     RETURNING t.id, t.dropped`;
 }
 
-/** Scrubs every stored span of traces the SDK dropped (`dropped`, docs/api/ingestion.md, "Trace completion"). */
+/**
+ * Scrubs every stored span of traces that are dropped (`dropped`, docs/api/ingestion.md, "Trace completion"):
+ * dropped by this request, or by one that committed while this one waited for the trace's lock.
+ */
 export async function deleteSpansOfTraces(tx: SqlClient, organizationId: string, traceIds: string[]): Promise<void> {
   await tx.query(sql`
-    DELETE FROM spans
-    WHERE organization_id = ${organizationId}::uuid
-      AND trace_id = ANY(${uuidArray(traceIds)})`);
+    WITH scrubbed AS (
+      DELETE FROM spans
+      WHERE organization_id = ${organizationId}::uuid
+        AND trace_id = ANY(${uuidArray(traceIds)})
+    )
+    UPDATE traces SET final_span_count = 0 WHERE organization_id = ${organizationId}::uuid AND id = ANY(${uuidArray(traceIds)})`);
 }
 
 /**
@@ -131,7 +163,13 @@ export async function deleteSpansOfTraces(tx: SqlClient, organizationId: string,
  * later one wins (docs/architecture.md, "Ingestion and completion").
  */
 export async function upsertSpans(tx: SqlClient, organizationId: string, spans: TSpanArrays): Promise<void> {
-  await tx.query(upsertSpansStatement(organizationId, spans), { prepareAs: "reprise_ingest_upsert_spans" });
+  await tx.query(
+    sql`WITH written AS (${upsertSpansStatement(organizationId, spans)}), finals AS (${finalsOf()})
+      UPDATE traces t SET final_span_count = t.final_span_count + (SELECT f.n FROM finals f WHERE f.trace_id = t.id)
+      -- The traces by primary key, whatever the statistics say (an array, not a join to plan).
+      WHERE t.organization_id = ${organizationId}::uuid AND t.id = ANY(ARRAY(SELECT trace_id FROM finals WHERE n > 0))`,
+    { prepareAs: "reprise_ingest_upsert_spans" },
+  );
 }
 
 function upsertSpansStatement(organizationId: string, spans: TSpanArrays, where: Sql = empty): Sql {
@@ -141,7 +179,7 @@ function upsertSpansStatement(organizationId: string, spans: TSpanArrays, where:
       payload_type, source, sdk_version, trace_function_key, node_key, name, type, function_name, error, errors,
       raw_span, content_off_by_simulation_plan, instrumentation, span_origin_name, span_origin_version,
       started_at, ended_at, is_final, duration_ms, input_tokens, output_tokens, cached_tokens, total_tokens,
-      model, test_run_id, input_source_span_id, mocked, mock_source)
+      model, test_run_id, input_source_span_id, mocked, mock_source, final_xact)
     SELECT ${organizationId}::uuid, r.id, r.trace_id, r.parent_span_id, r.source_span_id, r.source_trace_id,
       r.source_parent_span_id, r.payload_type, r.source, r.sdk_version, r.trace_function_key, r.node_key, r.name,
       r.type, r.function_name, r.error, r.errors,
@@ -150,7 +188,8 @@ function upsertSpansStatement(organizationId: string, spans: TSpanArrays, where:
       r.value,
       r.content_off_by_simulation_plan, r.instrumentation, r.span_origin_name, r.span_origin_version,
       r.started_at, r.ended_at, r.is_final, r.duration_ms, r.input_tokens, r.output_tokens, r.cached_tokens,
-      r.total_tokens, r.model, r.test_run_id, r.input_source_span_id, r.mocked, r.mock_source
+      r.total_tokens, r.model, r.test_run_id, r.input_source_span_id, r.mocked, r.mock_source,
+      CASE WHEN r.is_final THEN pg_current_xact_id() END
     FROM ROWS FROM (json_to_recordset(${spans.rowsJson}::json) AS (
       id uuid, trace_id uuid, parent_span_id uuid, source_span_id text, source_trace_id text,
       source_parent_span_id text, payload_type text, source text, sdk_version text, trace_function_key text,
@@ -177,8 +216,11 @@ function upsertSpansStatement(organizationId: string, spans: TSpanArrays, where:
       input_tokens = EXCLUDED.input_tokens, output_tokens = EXCLUDED.output_tokens,
       cached_tokens = EXCLUDED.cached_tokens, total_tokens = EXCLUDED.total_tokens, model = EXCLUDED.model,
       test_run_id = EXCLUDED.test_run_id, input_source_span_id = EXCLUDED.input_source_span_id,
-      mocked = EXCLUDED.mocked, mock_source = EXCLUDED.mock_source, updated_at = now()
-    WHERE NOT s.is_final OR EXCLUDED.is_final`;
+      mocked = EXCLUDED.mocked, mock_source = EXCLUDED.mock_source, updated_at = now(),
+      -- The stored row, locked and in its latest version here, says whether the span was final already.
+      final_xact = CASE WHEN s.is_final THEN s.final_xact WHEN EXCLUDED.is_final THEN pg_current_xact_id() END
+    WHERE NOT s.is_final OR EXCLUDED.is_final
+    RETURNING s.trace_id, COALESCE(s.final_xact = pg_current_xact_id(), false) AS became_final`;
 }
 
 /** Records function executions of functions this organization owns; returns the ids stored. */
