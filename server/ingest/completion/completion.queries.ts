@@ -46,23 +46,35 @@ export function completeReadyTracesStatement(organizationId: string, traceIds: s
           OFFSET 0
         ) c
       ), scrubbed AS (
-        DELETE FROM spans sp
-        WHERE sp.organization_id = ${organizationId}::uuid AND sp.trace_id = ANY(ARRAY(SELECT id FROM probe WHERE dropped))
+        -- Every subquery below reads per trace by key (LATERAL … OFFSET 0), never as a join or a hashed
+        -- subplan, which the planner, short of statistics, made scans of the whole organization.
+        DELETE FROM spans WHERE ctid = ANY(ARRAY(
+          SELECT s.ctid FROM probe p
+          CROSS JOIN LATERAL (
+            SELECT sp.ctid FROM spans sp WHERE sp.organization_id = ${organizationId}::uuid AND sp.trace_id = p.id OFFSET 0
+          ) s
+          WHERE p.dropped
+        ))
       ), ready AS (
         -- A trace fails when a root span recorded an error: only its roots are read (a partial index).
-        SELECT p.id, p.ctid, EXISTS (
-          SELECT 1 FROM spans sp
-          WHERE sp.organization_id = ${organizationId}::uuid AND sp.trace_id = p.id
-            AND sp.source_parent_span_id IS NULL AND sp.error IS NOT NULL
-        ) AS failed
-        FROM probe p WHERE p.ready
+        SELECT p.id, p.ctid, f.failed FROM probe p
+        CROSS JOIN LATERAL (
+          SELECT count(*) > 0 AS failed FROM (
+            SELECT 1 FROM spans sp
+            WHERE sp.organization_id = ${organizationId}::uuid AND sp.trace_id = p.id
+              AND sp.source_parent_span_id IS NULL AND sp.error IS NOT NULL
+            LIMIT 1
+          ) root
+        ) f
+        WHERE p.ready
       ), done AS (
-        -- The rows found above, by their physical address: no plan to get wrong for want of statistics. It
-        -- is stable: the traces upsert earlier in this transaction holds each candidate's row lock.
+        -- The rows found above, by their physical address alone (an organization condition here made the
+        -- planner scan the organization's traces instead): they are this organization's, and the address is
+        -- stable, as the traces upsert earlier in this transaction holds each candidate's row lock.
         UPDATE traces t SET
           status = CASE WHEN (SELECT r.failed FROM ready r WHERE r.id = t.id) THEN 'failed' ELSE 'completed' END,
           completed_at = now(), updated_at = now()
-        WHERE t.ctid = ANY(ARRAY(SELECT ctid FROM ready)) AND t.organization_id = ${organizationId}::uuid
+        WHERE t.ctid = ANY(ARRAY(SELECT ctid FROM ready))
         RETURNING t.id, t.status
       ), events AS (
         INSERT INTO trace_events (organization_id, trace_id, kind)

@@ -60,18 +60,19 @@ export function upsertTracesStatement(organizationId: string, rowsJson: string, 
       prepareAs: "reprise_ingest_upsert_traces",
     };
   }
-  // The request's traces are probed by primary key in one index scan (an array, not a join the planner
-  // could turn into a scan of every trace for want of statistics).
+  // The request's traces are probed by primary key, one by one (LATERAL … OFFSET 0): not a join or an
+  // array the planner could turn into a scan of every trace for want of statistics.
   const keep = sql`WHERE r.trace_id <> ALL(ARRAY(
       SELECT id FROM input WHERE dropped
       UNION ALL
-      SELECT d.id FROM traces d
-      WHERE d.organization_id = ${organizationId}::uuid AND d.id = ANY(ARRAY(SELECT id FROM input)) AND d.dropped
+      SELECT d.id FROM input i CROSS JOIN LATERAL (
+        SELECT d.id FROM traces d WHERE d.organization_id = ${organizationId}::uuid AND d.id = i.id AND d.dropped OFFSET 0
+      ) d
     ))`;
   return {
     statement: sql`WITH ${traceInput(rowsJson)},
       written AS (${upsertSpansStatement(organizationId, spans, keep)}),
-      finals AS (${finalsOf()}),
+      finals AS MATERIALIZED (${finalsOf()}),
       upserted AS (${upsertTracesSql(organizationId)})
       SELECT id, dropped FROM upserted`,
     prepareAs: "reprise_ingest_upsert_traces_spans",
@@ -164,10 +165,17 @@ export async function deleteSpansOfTraces(tx: SqlClient, organizationId: string,
  */
 export async function upsertSpans(tx: SqlClient, organizationId: string, spans: TSpanArrays): Promise<void> {
   await tx.query(
-    sql`WITH written AS (${upsertSpansStatement(organizationId, spans)}), finals AS (${finalsOf()})
+    sql`WITH written AS (${upsertSpansStatement(organizationId, spans)}), finals AS MATERIALIZED (${finalsOf()})
       UPDATE traces t SET final_span_count = t.final_span_count + (SELECT f.n FROM finals f WHERE f.trace_id = t.id)
-      -- The traces by primary key, whatever the statistics say (an array, not a join to plan).
-      WHERE t.organization_id = ${organizationId}::uuid AND t.id = ANY(ARRAY(SELECT trace_id FROM finals WHERE n > 0))`,
+      -- Each trace by primary key, then by its address (stable: this transaction's traces upsert holds the
+      -- row lock); no join for the planner to turn into a scan of every trace for want of statistics.
+      WHERE t.ctid = ANY(ARRAY(
+        SELECT k.ctid FROM finals f
+        CROSS JOIN LATERAL (
+          SELECT x.ctid FROM traces x WHERE x.organization_id = ${organizationId}::uuid AND x.id = f.trace_id OFFSET 0
+        ) k
+        WHERE f.n > 0
+      ))`,
     { prepareAs: "reprise_ingest_upsert_spans" },
   );
 }
