@@ -1,39 +1,9 @@
 // Playwright journeys: the built app (`node scripts/start.mjs`) on a fresh embedded database per run.
-import { existsSync } from "node:fs";
-import { chromium, defineConfig } from "@playwright/test";
+import { defineConfig } from "@playwright/test";
 import { E2E } from "./e2e/env.ts";
+import { findChromium } from "./e2e/find-chromium.ts";
 
-// The browser, first found wins: REPRISE_CHROMIUM_PATH; Playwright's own download (`npx playwright install
-// chromium`); a system Chromium or Chrome; else the headless Chromium shipped by the `@sparticuz/chromium` npm
-// package (a devDependency, unpacked into the temp directory on first use), so `npm test` needs nothing
-// installed by hand. REPRISE_E2E_BROWSER=npm skips straight to the npm one (to test it on a machine that has
-// the others).
-function playwrightOwn(): string {
-  try {
-    return chromium.executablePath();
-  } catch {
-    return ""; // no build of Playwright's browser for this platform
-  }
-}
-
-async function findChromium(): Promise<string> {
-  const configured = process.env.REPRISE_CHROMIUM_PATH ?? process.env.CHROMIUM_PATH;
-  if (configured) return configured;
-  if (process.env.REPRISE_E2E_BROWSER !== "npm") {
-    const candidates = [
-      playwrightOwn(),
-      "/usr/bin/chromium",
-      "/usr/bin/chromium-browser",
-      "/usr/bin/google-chrome",
-      "/usr/bin/google-chrome-stable",
-    ];
-    const found = candidates.find((candidate) => candidate && existsSync(candidate));
-    if (found) return found;
-  }
-  const npmChromium = (await import("@sparticuz/chromium")).default;
-  return npmChromium.executablePath();
-}
-
+// The browser: e2e/find-chromium.ts.
 const executablePath = await findChromium();
 
 export default defineConfig({

@@ -17,6 +17,7 @@ import { isDeepStrictEqual } from "node:util";
 import { fileURLToPath } from "node:url";
 import { bigTrace, buildRequest, carriers, carrierStream, type SentSpan } from "./requests.ts";
 import { BENCH_API_KEY, cpuMeter, pgliteStorage, postgresStorage, startServer, watchRss, type Storage } from "./server-process.ts";
+import { findChromium } from "../../e2e/find-chromium.ts";
 import { openDatabase } from "../../server/db/client.ts";
 import { migrate } from "../../server/db/migrator.ts";
 import { sql } from "../../server/db/sql.ts";
@@ -413,9 +414,8 @@ async function tenThousandSpans(db: string, baseUrl: string, otlp: string, rss: 
 
 /** Opens the trace's console page in Chromium; how long until the span tree shows, and how many rows it rendered. */
 async function consolePage(baseUrl: string, traceId: string): Promise<string> {
-  const executablePath = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => fs.existsSync(p));
-  const { chromium } = await import("playwright");
-  const browser = await chromium.launch(executablePath ? { executablePath } : {});
+  const { chromium } = await import("@playwright/test");
+  const browser = await chromium.launch({ executablePath: await findChromium() });
   try {
     const page = await browser.newPage();
     await page.goto(`${baseUrl}/sign-in`);
