@@ -2,7 +2,9 @@
 // The target of a grader or an assertion: the whole trace, the final output, or a span by name and
 // occurrence (targets are span names, never span ids: docs/api/assertions.md). `spans`, when given,
 // offers the names seen in the trace with how often each occurs, so the occurrence is chosen among those
-// that exist (0-based in start order, as the graders resolve them).
+// that exist (0-based in start order, as the graders resolve them). `spansLoading` says those names are on
+// their way: the span fields wait, disabled, rather than offer a free-text name that turns into a list
+// under the user's typing.
 import { Field, Input, Select } from "./ui/field.tsx";
 
 export type TargetState = { kind: "trace" | "output" | "span"; name: string; occurrence: string };
@@ -34,7 +36,12 @@ export function describeTarget(t: unknown): string {
   return `Span “${v.name}” (${which})`;
 }
 
-export function TargetPicker({ value, onChange, spans }: { value: TargetState; onChange: (v: TargetState) => void; spans?: SpanNameCount[] }) {
+export function TargetPicker({ value, onChange, spans, spansLoading = false }: {
+  value: TargetState;
+  onChange: (v: TargetState) => void;
+  spans?: SpanNameCount[];
+  spansLoading?: boolean;
+}) {
   const set = (patch: Partial<TargetState>) => onChange({ ...value, ...patch });
   const known = spans?.find((s) => s.name === value.name);
   const indexes = Array.from({ length: known ? known.count : 5 }, (_, i) => i);
@@ -53,14 +60,19 @@ export function TargetPicker({ value, onChange, spans }: { value: TargetState; o
       )}</Field>
       {value.kind === "span" ? (
         <div className="grid grid-cols-[minmax(0,1fr)_9rem] gap-3">
-          <Field label="Span name">{(id) => names?.length ? (
+          <Field label="Span name" hint={spansLoading ? "Loading the trace's span names…" : undefined}>{(id) => spansLoading ? (
+            <Select id={id} disabled aria-busy value={value.name}>
+              {/* An edited assertion's stored name shows while the list loads. */}
+              <option value={value.name}>{value.name || "Loading…"}</option>
+            </Select>
+          ) : names?.length ? (
             <Select id={id} required value={value.name} onChange={(e) => set({ name: e.target.value, occurrence: "last" })}>
               <option value="">Choose…</option>
               {names.map((s) => <option key={s.name} value={s.name}>{s.name}{s.count > 1 ? ` (×${s.count})` : ""}</option>)}
             </Select>
           ) : <Input id={id} required value={value.name} onChange={(e) => set({ name: e.target.value })} />}</Field>
           <Field label="Occurrence">{(id) => (
-            <Select id={id} value={value.occurrence} onChange={(e) => set({ occurrence: e.target.value })}>
+            <Select id={id} disabled={spansLoading} value={value.occurrence} onChange={(e) => set({ occurrence: e.target.value })}>
               <option value="last">Last</option>
               <option value="first">First</option>
               {indexes.map((i) => <option key={i} value={String(i)}>{ordinal(i + 1)} (#{i})</option>)}

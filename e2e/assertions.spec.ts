@@ -25,12 +25,24 @@ test("assertion with a span target: created on the trace page, read over REST, e
 
   await signIn(page);
   await page.goto(`/traces/${traceId}`);
+  // The dialog fetches the trace's span names when it opens. Hold that answer until released, so the journey
+  // always sees the dialog before they arrive, as a user on a slow connection does, not only now and then.
+  let releaseSpanNames = () => {};
+  const spanNamesHeld = new Promise<void>((resolve) => { releaseSpanNames = resolve; });
+  await page.route(/assertions\.forTrace/, async (route) => { await spanNamesHeld; await route.continue(); });
   const card = page.getByRole("region", { name: "Assertions" });
   await card.getByRole("button", { name: "Add assertion" }).click();
   const dialog = page.getByRole("dialog", { name: "New assertion" });
   await dialog.getByLabel("Assertion").fill(TEXT);
   await dialog.getByLabel("Evaluate").selectOption({ label: "A span, by name" });
-  await dialog.getByLabel("Span name").selectOption("llm");
+  // Until the names arrive the name waits, disabled, and so does the form: no free-text field to type into.
+  const spanName = dialog.getByRole("combobox", { name: "Span name" });
+  await expect(spanName).toBeDisabled();
+  await expect(dialog.getByRole("button", { name: "Add assertion" })).toBeDisabled();
+  releaseSpanNames();
+  // Then it is a list of the trace's span names (a combobox: a textbox would fail here).
+  await expect(spanName).toBeEnabled();
+  await spanName.selectOption("llm");
   await dialog.getByLabel("Occurrence").selectOption({ label: "2nd (#1)" });
   await dialog.getByLabel("Check").selectOption({ label: "Output contains text" });
   await dialog.getByLabel("Value").fill("museums");
@@ -55,7 +67,9 @@ test("assertion with a span target: created on the trace page, read over REST, e
 
   await group.getByRole("button", { name: `Edit assertion: ${TEXT}` }).click();
   const edit = page.getByRole("dialog", { name: "Edit assertion" });
-  await expect(edit.getByLabel("Span name")).toHaveValue("llm");
+  const editSpanName = edit.getByRole("combobox", { name: "Span name" });
+  await expect(editSpanName).toBeEnabled();
+  await expect(editSpanName).toHaveValue("llm");
   await expect(edit.getByLabel("Occurrence")).toHaveValue("1");
   await edit.getByLabel("Assertion").fill(EDITED);
   await edit.getByRole("button", { name: "Save assertion" }).click();

@@ -60,7 +60,7 @@ export function AssertionDialog({ traceId, assertion, onClose }: { traceId: stri
       description="What this trace should do when it is replayed. Assertions are judged on each replay of the trace.">
       <form onSubmit={submit} className="space-y-4">
         <Field label="Assertion">{(id) => <Textarea id={id} required value={form.assertion} onChange={set("assertion")} placeholder="The answer cites the refund policy" />}</Field>
-        <TargetPicker value={target} onChange={setTarget} spans={spans.data?.spanNames} />
+        <TargetPicker value={target} onChange={setTarget} spans={spans.data?.spanNames} spansLoading={spans.isPending} />
         <CheckFields value={check} onChange={setCheck} allowNone="No check: a person or the LLM judge decides" />
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label="Passes when">{(id) => <Textarea id={id} className="min-h-16" value={form.passCriteria} onChange={set("passCriteria")} />}</Field>
@@ -70,7 +70,8 @@ export function AssertionDialog({ traceId, assertion, onClose }: { traceId: stri
         <FormError error={save.error} />
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button type="submit" disabled={save.isPending}>{assertion ? "Save assertion" : "Add assertion"}</Button>
+          {/* A disabled field escapes the form's required check, so a span target waits for its names. */}
+          <Button type="submit" disabled={save.isPending || (target.kind === "span" && spans.isPending)}>{assertion ? "Save assertion" : "Add assertion"}</Button>
         </div>
       </form>
     </Dialog>
