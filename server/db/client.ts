@@ -4,12 +4,13 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import path from "node:path";
 import pg from "pg";
-import { PGlite, type Transaction } from "@electric-sql/pglite";
+import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient, type Prisma } from "../generated/prisma/client.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
-import { createPgliteSql, createPgSql, pgliteSqlClient, pgSqlClient, type SqlClient, type SqlDatabase, type SqlKind } from "./sql.ts";
+import { PgliteThread } from "./pglite-thread.ts";
+import { createPgliteSql, createPgSql, pgliteSqlClient, pgSqlClient, type SqlClient, type SqlDatabase, type SqlKind, type TPgliteQueryable } from "./sql.ts";
 
 /**
  * What every query runs on: the database itself, or one transaction of it (`db.transaction`). Its two
@@ -161,16 +162,16 @@ const PGLITE_SHARED_BUFFERS = "16MB";
 async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database> {
   const inMemory = dataDir.startsWith("memory://");
   const releaseLock = inMemory ? () => undefined : lockDataDir(path.resolve(dataDir));
-  const options = { loadDataDir, startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`] };
-  const pglite = inMemory ? new PGlite(options) : new PGlite(path.resolve(dataDir), options);
-  await pglite.waitReady;
+  const startParams = [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
+  const pglite = await PgliteThread.open({ dataDir: inMemory ? undefined : path.resolve(dataDir), loadDataDir, startParams });
   const sql = createPgliteSql(pglite);
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(capturingConnections(pglite, "transaction")) });
+  // The adapter calls query, exec and transaction, which the thread's stand-in answers as PGlite does.
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(capturingConnections(pglite as unknown as PGlite, "transaction")) });
   return {
     prisma,
     sql,
     kind: sql.kind,
-    transaction: transactionOf(prisma, (connection) => pgliteSqlClient(connection as Transaction)),
+    transaction: transactionOf(prisma, (connection) => pgliteSqlClient(connection as TPgliteQueryable)),
     location: inMemory ? "PGlite (in memory)" : `PGlite at ${path.resolve(dataDir)}`,
     async close() {
       await prisma.$disconnect();

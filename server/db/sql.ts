@@ -7,7 +7,6 @@ export { sqltag as sql, join, raw, empty } from "@prisma/client/runtime/client";
 export type { Sql };
 import { sqltag } from "@prisma/client/runtime/client";
 import pg from "pg";
-import type { PGlite, Transaction } from "@electric-sql/pglite";
 
 /**
  * A uuid[] value for `= ANY(...)`, passed as one text parameter (PGlite and pg serialise JS arrays
@@ -126,8 +125,22 @@ export function createPgSql(pool: pg.Pool): SqlDatabase {
   };
 }
 
+/** What the SQL client needs of PGlite, of its thread (pglite-thread.ts) or of one of their transactions. */
+export interface TPgliteQueryable {
+  query<R>(text: string, params?: unknown[]): Promise<{ rows: R[] }>;
+  exec(text: string): Promise<unknown>;
+}
+
+export interface TPglite extends TPgliteQueryable {
+  transaction<T>(callback: (tx: TPgliteQueryable) => Promise<T>): Promise<T>;
+  /** The statements in order in one transaction, in one call (the thread's; docs/architecture.md, "Batches"). */
+  batch?(statements: Array<{ text: string; params: unknown[] }>): Promise<unknown[][]>;
+  readonly closed: boolean;
+  close(): Promise<void>;
+}
+
 /** The SQL client of a PGlite instance or of one of its transactions. */
-export function pgliteSqlClient(c: PGlite | Transaction): SqlClient {
+export function pgliteSqlClient(c: TPgliteQueryable): SqlClient {
   return {
     async query<R>(statement: Sql) {
       const res = await c.query<R>(statement.text, statement.values as unknown[]);
@@ -139,14 +152,18 @@ export function pgliteSqlClient(c: PGlite | Transaction): SqlClient {
   };
 }
 
-export function createPgliteSql(db: PGlite): SqlDatabase {
+export function createPgliteSql(db: TPglite): SqlDatabase {
   const clientOf = pgliteSqlClient;
   return {
     kind: "pglite",
     ...clientOf(db),
     transaction: (fn) => db.transaction((tx) => fn(clientOf(tx))),
-    // In-process: no round trips to save, so the statements simply run in order in one transaction.
-    batch: (statements) => db.transaction((tx) => runInOrder(clientOf(tx), statements)),
+    // On the database's thread, one message there and one back instead of a pair per statement and two for
+    // BEGIN and COMMIT; in-process (PGlite itself), simply in order in one transaction.
+    batch: (statements) =>
+      db.batch
+        ? db.batch(statements.map(({ statement }) => ({ text: statement.text, params: statement.values as unknown[] })))
+        : db.transaction((tx) => runInOrder(clientOf(tx), statements)),
     async close() {
       if (!db.closed) await db.close();
     },
