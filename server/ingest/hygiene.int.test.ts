@@ -102,6 +102,11 @@ describe("ingestion data hygiene", () => {
     const count = (traceId: string) => db().prisma.span.count({ where: { organizationId: org.organizationId, traceId } });
     expect(await count(dropped)).toBe(0);
     expect(await count(live)).toBe(1);
+    // The later statements discard them too, rather than writing rows for completion's scrub to delete: the
+    // dropped trace counts no final span.
+    const finals = (id: string) => db().prisma.trace.findFirstOrThrow({ where: { organizationId: org.organizationId, id }, select: { finalSpanCount: true } });
+    expect(await finals(dropped)).toEqual({ finalSpanCount: 0 });
+    expect(await finals(live)).toEqual({ finalSpanCount: 1 });
   });
 
   it("truncates over-long names (index keys) and records it", async () => {

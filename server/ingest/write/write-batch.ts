@@ -9,6 +9,7 @@ import {
   deleteSpansOfTraces,
   insertFunctionExecutions,
   upsertSpans,
+  upsertSpansOfKeptTracesStatement,
   upsertTraces,
   upsertTracesStatement,
   type TFunctionExecutionRow,
@@ -36,6 +37,7 @@ export interface TWritePlan {
 
 const jsonArray = (rows: TSerialized<unknown>[]) => `[${rows.map((r) => r.json).join(",")}]`;
 const spanArrays = (rows: TSerializedSpan[]): TSpanArrays => ({ rowsJson: jsonArray(rows), rawJson: `[${rows.map((r) => r.raw).join(",")}]` });
+const traceIdsOf = (rows: TSerializedSpan[]): string[] => [...new Set(rows.map((r) => r.row.trace_id))];
 
 /**
  * Spans are written one statement per request, except that a statement's JSON stays under this size:
@@ -82,10 +84,10 @@ export type TAfterWrite = (tx: SqlClient, traceIds: string[]) => Promise<void>;
 
 export async function writeBatch(db: SqlDatabase, organizationId: string, plan: TWritePlan, afterWrite?: TAfterWrite): Promise<TWriteOutcome> {
   const maxStatementBytes = db.kind === "pglite" ? MAX_PGLITE_STATEMENT_JSON_BYTES : MAX_STATEMENT_JSON_BYTES;
-  const atOnce = writableAtOnce(plan, maxStatementBytes, afterWrite);
+  const atOnce = writableAtOnce(plan, afterWrite);
   for (let attempt = 1; ; attempt++) {
     try {
-      if (atOnce) return await writeAtOnce(db, organizationId, plan);
+      if (atOnce) return await writeAtOnce(db, organizationId, plan, maxStatementBytes);
       return await db.transaction((tx) => writeOnce(tx, organizationId, plan, maxStatementBytes, afterWrite));
     } catch (error) {
       if (attempt >= MAX_ATTEMPTS || !RETRYABLE.has(sqlState(error) ?? "")) throw error;
@@ -95,27 +97,31 @@ export async function writeBatch(db: SqlDatabase, organizationId: string, plan: 
 }
 
 /**
- * The usual request (traces and spans in one statement's worth, nothing dropped, no function
- * executions, no afterWrite) needs nothing from one statement's answer to write the next: its two
- * statements go to the database as one batch, one round trip on PostgreSQL.
+ * The usual request (traces and spans, nothing dropped, no function executions, no afterWrite) needs
+ * nothing from one statement's answer to write the next: its statements (the traces with the first run
+ * of spans, each later run of spans, completion) go to the database as one batch, one round trip on
+ * PostgreSQL and one message to PGlite's thread, which then never waits on the server's thread while it
+ * holds the transaction (docs/architecture.md, "Batches").
  */
-function writableAtOnce(plan: TWritePlan, maxStatementBytes: number, afterWrite?: TAfterWrite): boolean {
+function writableAtOnce(plan: TWritePlan, afterWrite?: TAfterWrite): boolean {
   return (
     afterWrite === undefined &&
     plan.traces.length > 0 &&
     plan.functionExecutions.length === 0 &&
-    !plan.traces.some((t) => t.row.dropped) &&
-    chunkBySize(plan.spans, maxStatementBytes).length <= 1
+    !plan.traces.some((t) => t.row.dropped)
   );
 }
 
-async function writeAtOnce(db: SqlDatabase, organizationId: string, plan: TWritePlan): Promise<TWriteOutcome> {
+async function writeAtOnce(db: SqlDatabase, organizationId: string, plan: TWritePlan, maxStatementBytes: number): Promise<TWriteOutcome> {
   // Completion skips dropped traces itself, so every trace of the request is a candidate.
-  const spans = plan.spans.length > 0 ? spanArrays(plan.spans) : undefined;
-  const [traces, completed] = (await db.batch([
-    upsertTracesStatement(organizationId, jsonArray(plan.traces), spans),
+  const [first, ...rest] = chunkBySize(plan.spans, maxStatementBytes);
+  const results = await db.batch([
+    upsertTracesStatement(organizationId, jsonArray(plan.traces), first && spanArrays(first)),
+    ...rest.map((chunk) => upsertSpansOfKeptTracesStatement(organizationId, spanArrays(chunk), traceIdsOf(chunk))),
     completeReadyTracesStatement(organizationId, plan.traces.map((t) => t.row.id)),
-  ])) as [Array<{ id: string; dropped: boolean }>, Array<{ id: string }>];
+  ]);
+  const traces = results[0] as Array<{ id: string; dropped: boolean }>;
+  const completed = results[results.length - 1] as Array<{ id: string }>;
   return {
     droppedTraceIds: new Set(traces.filter((t) => t.dropped).map((t) => t.id)),
     completedTraceIds: completed.map((c) => c.id),
@@ -143,7 +149,7 @@ async function writeOnce(
   // Spans of a dropped trace are discarded, whether they arrive before or after the drop.
   for (const chunk of rest) {
     const kept = chunk.filter((s) => !droppedTraceIds.has(s.row.trace_id));
-    if (kept.length > 0) await upsertSpans(tx, organizationId, spanArrays(kept));
+    if (kept.length > 0) await upsertSpans(tx, organizationId, spanArrays(kept), traceIdsOf(kept));
   }
   if (droppedTraceIds.size > 0) await deleteSpansOfTraces(tx, organizationId, [...droppedTraceIds]);
   const stored =

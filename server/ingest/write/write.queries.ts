@@ -163,9 +163,29 @@ export async function deleteSpansOfTraces(tx: SqlClient, organizationId: string,
  * Upserts spans. A final payload replaces a start snapshot, never the reverse; of two final copies the
  * later one wins (docs/architecture.md, "Ingestion and completion").
  */
-export async function upsertSpans(tx: SqlClient, organizationId: string, spans: TSpanArrays): Promise<void> {
-  await tx.query(
-    sql`WITH written AS (${upsertSpansStatement(organizationId, spans)}), finals AS MATERIALIZED (${finalsOf()})
+export async function upsertSpans(tx: SqlClient, organizationId: string, spans: TSpanArrays, traceIds: string[]): Promise<void> {
+  const { statement, prepareAs } = upsertSpansOfKeptTracesStatement(organizationId, spans, traceIds);
+  await tx.query(statement, { prepareAs });
+}
+
+/**
+ * upsertSpans as a batch's statement (SqlDatabase.batch), for a request's later runs of spans: it runs after
+ * the traces upsert of the same transaction, which holds each trace's row lock, so the spans of a trace
+ * that is dropped (by this request, or by one committed before the lock was taken) are discarded here as
+ * upsertTraces discards them; a drop committed while that upsert waited is scrubbed by completion's
+ * statement, which runs last.
+ */
+export function upsertSpansOfKeptTracesStatement(organizationId: string, spans: TSpanArrays, traceIds: string[]): TBatchStatement {
+  // `traceIds`: the traces of these spans, each probed by primary key (LATERAL … OFFSET 0), as in
+  // upsertTracesStatement.
+  const keep = sql`WHERE r.trace_id <> ALL(ARRAY(
+      SELECT d.id FROM unnest(${uuidArray(traceIds)}) AS w(id)
+      CROSS JOIN LATERAL (
+        SELECT d.id FROM traces d WHERE d.organization_id = ${organizationId}::uuid AND d.id = w.id AND d.dropped OFFSET 0
+      ) d
+    ))`;
+  return {
+    statement: sql`WITH written AS (${upsertSpansStatement(organizationId, spans, keep)}), finals AS MATERIALIZED (${finalsOf()})
       UPDATE traces t SET final_span_count = t.final_span_count + (SELECT f.n FROM finals f WHERE f.trace_id = t.id)
       -- Each trace by primary key, then by its address (stable: this transaction's traces upsert holds the
       -- row lock); no join for the planner to turn into a scan of every trace for want of statistics.
@@ -176,8 +196,8 @@ export async function upsertSpans(tx: SqlClient, organizationId: string, spans: 
         ) k
         WHERE f.n > 0
       ))`,
-    { prepareAs: "reprise_ingest_upsert_spans" },
-  );
+    prepareAs: "reprise_ingest_upsert_spans_kept",
+  };
 }
 
 function upsertSpansStatement(organizationId: string, spans: TSpanArrays, where: Sql = empty): Sql {
