@@ -33,6 +33,23 @@ describe("PgliteThread", () => {
     expect(parsed.rows).toEqual([['jsonb:{"a": 1}', 1]]);
   });
 
+  it("passes long text parameters as bytes and stores exactly what in-process PGlite stores, whatever their type", async () => {
+    // Long enough to cross as UTF-8 bytes (pglite-thread.ts, ENCODE_PARAMS_FROM), with multi-byte characters
+    // and escapes; text and json go in binary format, jsonb with its version byte, other types as text.
+    const doc = JSON.stringify({ s: "é☃😀\\\"\n".repeat(4000), n: [1, 2.5, null], nested: { k: "x".repeat(20_000) } });
+    const ints = `{${Array.from({ length: 6000 }, (_, i) => i).join(",")}}`;
+    const statement = `SELECT $1::text AS t, length($1::text) AS n, $2::json AS j, $3::jsonb AS jb,
+      (SELECT count(*)::int FROM json_array_elements($4::json)) AS elements, array_length($5::int[], 1) AS ints`;
+    const params = [doc, doc, doc, JSON.stringify(Array.from({ length: 3000 }, (_, i) => ({ i, s: "ü".repeat(3) }))), ints];
+    const here = await inProcess.query(statement, params);
+    const there = await thread.query(statement, params);
+    expect(there.rows).toEqual(here.rows);
+    expect(there.rows[0]).toMatchObject({ t: doc, elements: 3000, ints: 6000 });
+    // In a batch too.
+    const [rows] = await thread.batch([{ text: "SELECT $1::jsonb = $2::jsonb AS same, $3::text = $4::text AS equal", params: [doc, doc, doc, doc] }]);
+    expect(rows).toEqual([{ same: true, equal: true }]);
+  });
+
   it("passes PostgreSQL's errors on as PGlite's DatabaseError, with their SQLSTATE and fields", async () => {
     const error = await thread.query("SELECT 1 / $1::int", [0]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(messages.DatabaseError);

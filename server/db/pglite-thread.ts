@@ -26,6 +26,29 @@ interface TSerializedError {
 
 type TAnswer = { id: number; result?: unknown; error?: TSerializedError };
 
+/**
+ * Text parameters at least this long cross to the thread as UTF-8 bytes, moved rather than copied, and reach
+ * PostgreSQL in binary format where their type reads text as it is (text, json, jsonb): PGlite would
+ * otherwise measure and encode each one in JavaScript on the database's thread, which under ingestion
+ * was ~15% of that thread's work (bench/README.md, "Session 8").
+ */
+const ENCODE_PARAMS_FROM = 16_384;
+const encoder = new TextEncoder();
+
+/** The params as sent: long strings replaced by their bytes, whose positions `encoded` lists. */
+function encodeParams(params: unknown[] | undefined, transfer: ArrayBuffer[]): { params?: unknown[]; encoded?: number[] } {
+  if (!params) return { params };
+  let encoded: number[] | undefined;
+  const sent = params.map((value, index) => {
+    if (typeof value !== "string" || value.length < ENCODE_PARAMS_FROM) return value;
+    const bytes = encoder.encode(value);
+    transfer.push(bytes.buffer as ArrayBuffer);
+    (encoded ??= []).push(index);
+    return bytes;
+  });
+  return encoded ? { params: sent, encoded } : { params };
+}
+
 /** The thread's error as the caller's: a PostgreSQL error stays a DatabaseError with its code and fields. */
 function toError(e: TSerializedError): Error {
   const error = e.database ? new messages.DatabaseError(e.message, 0, "error") : new Error(e.message);
@@ -93,7 +116,7 @@ export class PgliteThread {
     this.#pending.clear();
   }
 
-  #call<T>(request: Record<string, unknown>): Promise<T> {
+  #call<T>(request: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<T> {
     if (this.#broken && !this.#closed) return Promise.reject(this.#broken);
     if (this.#closed) return Promise.reject(new Error("PGlite is closed"));
     const id = ++this.#nextId;
@@ -101,7 +124,7 @@ export class PgliteThread {
       this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
       // Keeps the process alive while an answer is due, not longer.
       if (this.#pending.size === 1) this.#worker.ref();
-      this.#worker.postMessage({ ...request, id });
+      this.#worker.postMessage({ ...request, id }, transfer);
     });
   }
 
@@ -113,7 +136,9 @@ export class PgliteThread {
     if (options?.serializers) throw new Error("PgliteThread: custom serializers are not supported");
     const parsers = options?.parsers;
     const rawTypes = parsers ? Object.keys(parsers).map(Number) : undefined;
-    const result = await this.#call<Results<T>>({ op: "query", tx, text, params, rowMode: options?.rowMode, rawTypes });
+    const transfer: ArrayBuffer[] = [];
+    const sent = encodeParams(params, transfer);
+    const result = await this.#call<Results<T>>({ op: "query", tx, text, ...sent, rowMode: options?.rowMode, rawTypes }, transfer);
     if (parsers) parseColumns(result, parsers);
     return result;
   }
@@ -141,7 +166,9 @@ export class PgliteThread {
 
   /** Runs the statements in order in one transaction on the thread: one message each way. */
   batch(statements: Array<{ text: string; params: unknown[] }>): Promise<unknown[][]> {
-    return this.#call<unknown[][]>({ op: "batch", statements });
+    const transfer: ArrayBuffer[] = [];
+    const sent = statements.map(({ text, params }) => ({ text, ...encodeParams(params, transfer) }));
+    return this.#call<unknown[][]>({ op: "batch", statements: sent }, transfer);
   }
 
   /** @internal ThreadTransaction's rollback. */

@@ -5,13 +5,15 @@
 // outside the Next.js bundle and before any TypeScript loader.
 //
 // Requests from the server's thread, each with an `id` answered once by `{ id, result }` or `{ id, error }`:
-//   { op: "query", tx?, text, params, rowMode?, rawTypes? }  PGlite's query; a transaction's when `tx` is set.
+//   { op: "query", tx?, text, params, encoded?, rowMode?, rawTypes? }
+//                                                             PGlite's query; a transaction's when `tx` is set.
+//     encoded: positions of params sent as the UTF-8 bytes of a string (see withEncoded).
 //     rawTypes: type OIDs whose values come back as PostgreSQL's text (the caller parses them itself).
 //   { op: "exec", tx?, text }                                 PGlite's exec.
 //   { op: "begin", tx }                                        opens transaction `tx`; answered once BEGIN ran.
 //   { op: "rollback", tx }                                     the transaction's rollback().
 //   { op: "end", tx, commit }                                  commits (or rolls back) and closes it.
-//   { op: "batch", statements: [{ text, params }] }          runs them in order in one transaction; answers
+//   { op: "batch", statements: [{ text, params, encoded? }] }         runs them in order in one transaction; answers
 //                                                              with each one's rows, or the first error
 //                                                              (the transaction then rolled back).
 //   { op: "close" }                                            closes the database.
@@ -88,16 +90,70 @@ async function end(tx, commit) {
   }
 }
 
-async function query(m) {
+/** A string parameter that arrived as its UTF-8 bytes. */
+class Encoded {
+  constructor(bytes) {
+    this.bytes = bytes;
+  }
+  /** The string again, for a parameter whose type does not read text as it is (PGlite calls toString). */
+  toString() {
+    return decoder.decode(this.bytes);
+  }
+}
+const decoder = new TextDecoder();
+
+// PostgreSQL's binary input of these types is the text's bytes as they are (jsonb's after a version byte),
+// and PGlite sends a parameter in binary format when its serializer returns bytes.
+const TEXT = 25;
+const JSON_OID = 114;
+const JSONB = 3802;
+const JSONB_VERSION = 1;
+
+/** Serializers per type OID that pass Encoded parameters on as bytes where the type allows, PGlite's own otherwise. */
+const serializers = new Proxy(
+  {},
+  {
+    get(_, key) {
+      const oid = Number(key);
+      const own = db.serializers[oid];
+      return (value) => {
+        if (!(value instanceof Encoded)) return own ? own(value) : value.toString();
+        if (oid === TEXT || oid === JSON_OID) return value.bytes;
+        if (oid === JSONB) {
+          const bytes = new Uint8Array(value.bytes.byteLength + 1);
+          bytes[0] = JSONB_VERSION;
+          bytes.set(value.bytes, 1);
+          return bytes;
+        }
+        const text = value.toString();
+        return own ? own(text) : text;
+      };
+    },
+  },
+);
+
+/** The params with those at `encoded` positions wrapped as Encoded. */
+function withEncoded(params, encoded) {
+  if (!encoded) return params;
+  const out = params.slice();
+  for (const index of encoded) out[index] = new Encoded(out[index]);
+  return out;
+}
+
+function run(on, m) {
   const parsers = m.rawTypes ? Object.fromEntries(m.rawTypes.map((oid) => [oid, (text) => text])) : undefined;
-  return target(m.tx).query(m.text, m.params, { rowMode: m.rowMode, parsers });
+  return on.query(m.text, withEncoded(m.params, m.encoded), { rowMode: m.rowMode, parsers, ...(m.encoded ? { serializers } : {}) });
+}
+
+function query(m) {
+  return run(target(m.tx), m);
 }
 
 /** A batch's statements in one transaction, in one message each way instead of one per statement. */
 function batch(statements) {
   return db.transaction(async (tx) => {
     const rows = [];
-    for (const { text, params } of statements) rows.push((await tx.query(text, params)).rows);
+    for (const statement of statements) rows.push((await run(tx, statement)).rows);
     return rows;
   });
 }
