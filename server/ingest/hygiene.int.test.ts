@@ -109,6 +109,26 @@ describe("ingestion data hygiene", () => {
     expect(await finals(live)).toEqual({ finalSpanCount: 1 });
   });
 
+  it("discards a dropped trace's spans in each later statement of a request written as one batch", async () => {
+    const dropped = randomUUID();
+    const live = randomUUID();
+    await call(postExternalTrace, { apiKey: org.apiKey, body: completionPayload({ traceId: dropped, dropped: true }) });
+    // Three ~400 KB spans: under a batch's size (MAX_BATCH_JSON_BYTES), so written as one batch, and on PGlite
+    // one statement each (MAX_PGLITE_STATEMENT_JSON_BYTES): the dropped trace's spans reach the later ones.
+    const big = () => ["x".repeat(400_000)];
+    const carriers = [
+      { operation: "external_span", payload: spanPayload({ traceId: live, input: big() }) },
+      ...Array.from({ length: 2 }, () => ({ operation: "external_span", payload: spanPayload({ traceId: dropped, input: big() }) })),
+    ];
+    expect(await otlp(carriers)).toMatchObject({ traceIds: { [dropped]: dropped, [live]: live } });
+    const count = (traceId: string) => db().prisma.span.count({ where: { organizationId: org.organizationId, traceId } });
+    expect(await count(dropped)).toBe(0);
+    expect(await count(live)).toBe(1);
+    const finals = (id: string) => db().prisma.trace.findFirstOrThrow({ where: { organizationId: org.organizationId, id }, select: { finalSpanCount: true } });
+    expect(await finals(dropped)).toEqual({ finalSpanCount: 0 });
+    expect(await finals(live)).toEqual({ finalSpanCount: 1 });
+  });
+
   it("truncates over-long names (index keys) and records it", async () => {
     const traceId = randomUUID();
     await call(postExternalSpan, { apiKey: org.apiKey, body: spanPayload({ traceId, name: "n".repeat(100_000), traceFunctionKey: "k".repeat(5000) }) });

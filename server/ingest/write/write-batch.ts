@@ -50,6 +50,16 @@ const traceIdsOf = (rows: TSerializedSpan[]): string[] => [...new Set(rows.map((
 export const MAX_STATEMENT_JSON_BYTES = 2_000_000;
 export const MAX_PGLITE_STATEMENT_JSON_BYTES = 500_000;
 
+/**
+ * A batch carries every run of its spans at once (built, and on PGlite encoded and handed to the database's
+ * thread, before the first is written). Past this size a request is written one run at a time instead, as a
+ * transaction, so that an 8 MB request holds one run's copies at a time: batched whole, the embedded
+ * database's server peaked at 618 MB with 8 MB requests (bench/README.md, "Session 8").
+ */
+export const MAX_BATCH_JSON_BYTES = 2_000_000;
+
+const rowBytes = (rows: Array<{ json: string; raw?: string }>) => rows.reduce((n, row) => n + row.json.length + (row.raw?.length ?? 0), 0);
+
 /** Consecutive runs of rows (order kept, so row locks are still taken in id order) under the size cap. */
 export function chunkBySize<T extends { json: string; raw?: string }>(rows: T[], maxBytes: number = MAX_STATEMENT_JSON_BYTES): T[][] {
   const chunks: T[][] = [];
@@ -97,7 +107,7 @@ export async function writeBatch(db: SqlDatabase, organizationId: string, plan: 
 }
 
 /**
- * The usual request (traces and spans, nothing dropped, no function executions, no afterWrite) needs
+ * The usual request (traces and spans up to MAX_BATCH_JSON_BYTES, nothing dropped, no function executions, no afterWrite) needs
  * nothing from one statement's answer to write the next: its statements (the traces with the first run
  * of spans, each later run of spans, completion) go to the database as one batch, one round trip on
  * PostgreSQL and one message to PGlite's thread, which then never waits on the server's thread while it
@@ -106,6 +116,7 @@ export async function writeBatch(db: SqlDatabase, organizationId: string, plan: 
 function writableAtOnce(plan: TWritePlan, afterWrite?: TAfterWrite): boolean {
   return (
     afterWrite === undefined &&
+    rowBytes(plan.spans) <= MAX_BATCH_JSON_BYTES &&
     plan.traces.length > 0 &&
     plan.functionExecutions.length === 0 &&
     !plan.traces.some((t) => t.row.dropped)
