@@ -113,9 +113,9 @@ describe("ingestion data hygiene", () => {
     const dropped = randomUUID();
     const live = randomUUID();
     await call(postExternalTrace, { apiKey: org.apiKey, body: completionPayload({ traceId: dropped, dropped: true }) });
-    // Three ~400 KB spans: under a batch's size (MAX_BATCH_JSON_BYTES), so written as one batch, and on PGlite
-    // one statement each (MAX_PGLITE_STATEMENT_JSON_BYTES): the dropped trace's spans reach the later ones.
-    const big = () => ["x".repeat(400_000)];
+    // Three ~600 KB spans: under a batch's size (MAX_BATCH_JSON_BYTES), so written as one batch, and on PGlite
+    // one statement each (MAX_PGLITE_BATCH_STATEMENT_JSON_BYTES): a dropped trace's span reaches a later one.
+    const big = () => ["x".repeat(600_000)];
     const carriers = [
       { operation: "external_span", payload: spanPayload({ traceId: live, input: big() }) },
       ...Array.from({ length: 2 }, () => ({ operation: "external_span", payload: spanPayload({ traceId: dropped, input: big() }) })),

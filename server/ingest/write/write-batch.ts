@@ -44,11 +44,14 @@ const traceIdsOf = (rows: TSerializedSpan[]): string[] => [...new Set(rows.map((
  * PostgreSQL expands the parameter several times over while parsing it. PGlite does that inside its
  * WebAssembly heap, which never gives memory back, so there a statement stays smaller: an 8 MB request
  * written in 2 MB statements left ~100 MB more heap behind, and 500 KB statements instead of 1 MB kept
- * the server's peak 15–60 MB lower again, under the 600 MB target, for ~6% of PGlite's throughput: an
- * ordinary request (~640 KB of rows) now takes two statements (bench/README.md, "Session 6").
+ * the server's peak 15–60 MB lower again, under the 600 MB target (bench/README.md, "Session 6"). An
+ * ordinary request (~640 KB of rows), written as one batch, still goes in one statement of up to 1 MB:
+ * on PGlite's thread, its second statement had cost a fifth of the throughput (0.74 against 0.91 of the
+ * floor; bench/README.md, "Session 8"), and a batch's size is bounded (MAX_BATCH_JSON_BYTES).
  */
 export const MAX_STATEMENT_JSON_BYTES = 2_000_000;
 export const MAX_PGLITE_STATEMENT_JSON_BYTES = 500_000;
+export const MAX_PGLITE_BATCH_STATEMENT_JSON_BYTES = 1_000_000;
 
 /**
  * A batch carries every run of its spans at once (built, and on PGlite encoded and handed to the database's
@@ -93,11 +96,13 @@ const MAX_ATTEMPTS = 5;
 export type TAfterWrite = (tx: SqlClient, traceIds: string[]) => Promise<void>;
 
 export async function writeBatch(db: SqlDatabase, organizationId: string, plan: TWritePlan, afterWrite?: TAfterWrite): Promise<TWriteOutcome> {
-  const maxStatementBytes = db.kind === "pglite" ? MAX_PGLITE_STATEMENT_JSON_BYTES : MAX_STATEMENT_JSON_BYTES;
+  const pglite = db.kind === "pglite";
+  const maxStatementBytes = pglite ? MAX_PGLITE_STATEMENT_JSON_BYTES : MAX_STATEMENT_JSON_BYTES;
+  const maxBatchStatementBytes = pglite ? MAX_PGLITE_BATCH_STATEMENT_JSON_BYTES : MAX_STATEMENT_JSON_BYTES;
   const atOnce = writableAtOnce(plan, afterWrite);
   for (let attempt = 1; ; attempt++) {
     try {
-      if (atOnce) return await writeAtOnce(db, organizationId, plan, maxStatementBytes);
+      if (atOnce) return await writeAtOnce(db, organizationId, plan, maxBatchStatementBytes);
       return await db.transaction((tx) => writeOnce(tx, organizationId, plan, maxStatementBytes, afterWrite));
     } catch (error) {
       if (attempt >= MAX_ATTEMPTS || !RETRYABLE.has(sqlState(error) ?? "")) throw error;
