@@ -87,46 +87,40 @@ describe("ingestion data hygiene", () => {
     expect(over.status).toBe(413);
   });
 
-  it("discards a dropped trace's spans in every statement of a request too large for one", async () => {
+  /**
+   * Drops a trace, then sends `droppedSpans` spans of it and one of a live trace, each `size` characters, in
+   * one request (the live one first or last); checks that none of the dropped trace's spans is stored or
+   * counted as final, and the live one is.
+   */
+  async function sendToDroppedTrace(size: number, droppedSpans: number, liveFirst: boolean) {
     const dropped = randomUUID();
     const live = randomUUID();
     await call(postExternalTrace, { apiKey: org.apiKey, body: completionPayload({ traceId: dropped, dropped: true }) });
-    // Six ~700 KB spans: more than one statement's worth on either database (MAX_*STATEMENT_JSON_BYTES), so
-    // spans of the dropped trace land both in the statement that upserts the traces and in later ones.
-    const big = () => ["x".repeat(700_000)];
-    const carriers = [
-      ...Array.from({ length: 5 }, () => ({ operation: "external_span", payload: spanPayload({ traceId: dropped, input: big() }) })),
-      { operation: "external_span", payload: spanPayload({ traceId: live, input: big() }) },
-    ];
+    const carrier = (traceId: string) => ({ operation: "external_span", payload: spanPayload({ traceId, input: ["x".repeat(size)] }) });
+    const toDropped = Array.from({ length: droppedSpans }, () => carrier(dropped));
+    const carriers = liveFirst ? [carrier(live), ...toDropped] : [...toDropped, carrier(live)];
     expect(await otlp(carriers)).toMatchObject({ traceIds: { [dropped]: dropped, [live]: live } });
     const count = (traceId: string) => db().prisma.span.count({ where: { organizationId: org.organizationId, traceId } });
     expect(await count(dropped)).toBe(0);
     expect(await count(live)).toBe(1);
-    // The later statements discard them too, rather than writing rows for completion's scrub to delete: the
+    // Later statements discard them too, rather than writing rows for completion's scrub to delete: the
     // dropped trace counts no final span.
     const finals = (id: string) => db().prisma.trace.findFirstOrThrow({ where: { organizationId: org.organizationId, id }, select: { finalSpanCount: true } });
     expect(await finals(dropped)).toEqual({ finalSpanCount: 0 });
     expect(await finals(live)).toEqual({ finalSpanCount: 1 });
+  }
+
+  it("discards a dropped trace's spans in every statement of a request too large for one", async () => {
+    // Six ~700 KB spans: more than a batch's worth (MAX_BATCH_JSON_BYTES) and more than one statement's on
+    // either database, so spans of the dropped trace land both in the statement that upserts the traces and
+    // in later ones, written one at a time.
+    await sendToDroppedTrace(700_000, 5, false);
   });
 
   it("discards a dropped trace's spans in each later statement of a request written as one batch", async () => {
-    const dropped = randomUUID();
-    const live = randomUUID();
-    await call(postExternalTrace, { apiKey: org.apiKey, body: completionPayload({ traceId: dropped, dropped: true }) });
     // Three ~600 KB spans: under a batch's size (MAX_BATCH_JSON_BYTES), so written as one batch, and on PGlite
     // one statement each (MAX_PGLITE_BATCH_STATEMENT_JSON_BYTES): a dropped trace's span reaches a later one.
-    const big = () => ["x".repeat(600_000)];
-    const carriers = [
-      { operation: "external_span", payload: spanPayload({ traceId: live, input: big() }) },
-      ...Array.from({ length: 2 }, () => ({ operation: "external_span", payload: spanPayload({ traceId: dropped, input: big() }) })),
-    ];
-    expect(await otlp(carriers)).toMatchObject({ traceIds: { [dropped]: dropped, [live]: live } });
-    const count = (traceId: string) => db().prisma.span.count({ where: { organizationId: org.organizationId, traceId } });
-    expect(await count(dropped)).toBe(0);
-    expect(await count(live)).toBe(1);
-    const finals = (id: string) => db().prisma.trace.findFirstOrThrow({ where: { organizationId: org.organizationId, id }, select: { finalSpanCount: true } });
-    expect(await finals(dropped)).toEqual({ finalSpanCount: 0 });
-    expect(await finals(live)).toEqual({ finalSpanCount: 1 });
+    await sendToDroppedTrace(600_000, 2, true);
   });
 
   it("truncates over-long names (index keys) and records it", async () => {
