@@ -13,9 +13,10 @@
 //   { op: "begin", tx }                                        opens transaction `tx`; answered once BEGIN ran.
 //   { op: "rollback", tx }                                     the transaction's rollback().
 //   { op: "end", tx, commit }                                  commits (or rolls back) and closes it.
-//   { op: "batch", statements: [{ text, params, encoded? }] }         runs them in order in one transaction; answers
-//                                                              with each one's rows, or the first error
-//                                                              (the transaction then rolled back).
+//   { op: "batch", statements: [{ text, params, encoded? }] }
+//                                                             runs them in order in one transaction; answers
+//                                                             with each one's rows, or the first error (the
+//                                                             transaction then rolled back).
 //   { op: "close" }                                            closes the database.
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, messages } from "@electric-sql/pglite";

@@ -61,7 +61,9 @@ export const MAX_PGLITE_BATCH_STATEMENT_JSON_BYTES = 1_000_000;
  */
 export const MAX_BATCH_JSON_BYTES = 2_000_000;
 
-const rowBytes = (rows: Array<{ json: string; raw?: string }>) => rows.reduce((n, row) => n + row.json.length + (row.raw?.length ?? 0), 0);
+/** A row's share of a statement: its JSON and, for a span, its raw document's text. */
+const rowSize = (row: { json: string; raw?: string }) => row.json.length + (row.raw?.length ?? 0);
+const rowBytes = (rows: Array<{ json: string; raw?: string }>) => rows.reduce((n, row) => n + rowSize(row), 0);
 
 /** Consecutive runs of rows (order kept, so row locks are still taken in id order) under the size cap. */
 export function chunkBySize<T extends { json: string; raw?: string }>(rows: T[], maxBytes: number = MAX_STATEMENT_JSON_BYTES): T[][] {
@@ -69,14 +71,14 @@ export function chunkBySize<T extends { json: string; raw?: string }>(rows: T[],
   let current: T[] = [];
   let size = 0;
   for (const row of rows) {
-    const rowSize = row.json.length + (row.raw?.length ?? 0);
-    if (current.length > 0 && size + rowSize > maxBytes) {
+    const bytes = rowSize(row);
+    if (current.length > 0 && size + bytes > maxBytes) {
       chunks.push(current);
       current = [];
       size = 0;
     }
     current.push(row);
-    size += rowSize;
+    size += bytes;
   }
   if (current.length > 0) chunks.push(current);
   return chunks;
