@@ -7,11 +7,15 @@ import { raw, sql, type Sql } from "../db/sql.ts";
 /** Capture-note steps that make a trace unfaithful. */
 export const UNFAITHFUL_STEPS = ["payload_budget", "serialization_degraded"] as const;
 
+/** SQL condition: the span row `alias` carries a capture note of `step`. */
+export function spanHasCaptureStep(alias: string, step: (typeof UNFAITHFUL_STEPS)[number]): Sql {
+  return sql`${raw(`${alias}.errors`)} @> ${JSON.stringify([{ step }])}::jsonb`;
+}
+
 /** SQL condition: the span row `alias` carries a capture note of one of those steps. */
 export function spanIsUnfaithful(alias: string): Sql {
-  const column = raw(`${alias}.errors`);
-  const tests = UNFAITHFUL_STEPS.map((step) => sql`${column} @> ${JSON.stringify([{ step }])}::jsonb`);
-  return sql`(${tests[0] as Sql} OR ${tests[1] as Sql})`;
+  const [first, second] = UNFAITHFUL_STEPS.map((step) => spanHasCaptureStep(alias, step)) as [Sql, Sql];
+  return sql`(${first} OR ${second})`;
 }
 
 /** SQL condition: the trace row `alias` has an unfaithful span. */

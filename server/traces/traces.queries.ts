@@ -1,7 +1,7 @@
 // The only database access of the trace reads and updates. Every query filters by organization.
 import type { DbClient } from "../db/client.ts";
 import { join, raw, sql, uuidArray, type Sql } from "../db/sql.ts";
-import { spanIsUnfaithful } from "./faithful.ts";
+import { spanHasCaptureStep, spanIsUnfaithful, UNFAITHFUL_STEPS } from "./faithful.ts";
 
 export const traceSelect = {
   id: true,
@@ -33,37 +33,47 @@ export function selectTraces(db: DbClient, organizationId: string, ids: string[]
 
 export type TTraceRow = NonNullable<Awaited<ReturnType<typeof selectTrace>>>;
 
-/** Per-trace span aggregates: counts, token sums (with how many spans reported each) and time bounds. */
-export function aggregateSpans(db: DbClient, organizationId: string, traceIds: string[]) {
-  return db.prisma.span.groupBy({
-    by: ["traceId"],
-    where: { organizationId, traceId: { in: traceIds } },
-    _count: { _all: true, inputTokens: true, outputTokens: true, cachedTokens: true, totalTokens: true },
-    _sum: { inputTokens: true, outputTokens: true, cachedTokens: true, totalTokens: true },
-    _min: { startedAt: true },
-    _max: { endedAt: true },
-  });
+/** One row of aggregateTraceSpans. */
+export interface TTraceSpanAggregateRow {
+  traceId: string;
+  /** False on the trace's own row; true on a row per model of its spans (model null included). */
+  perModel: boolean;
+  model: string | null;
+  count: number;
+  inputReported: number;
+  outputReported: number;
+  cachedReported: number;
+  totalReported: number;
+  inputSum: number | null;
+  outputSum: number | null;
+  cachedSum: number | null;
+  totalSum: number | null;
+  firstStart: Date | null;
+  lastEnd: Date | null;
+  firstCreated: Date;
+  /** The unfaithful capture steps found on the spans, sorted (faithful.ts). */
+  captureIssues: string[];
 }
 
-/** How often each model occurs per trace, and when it first occurred (for "earliest on ties"). */
-export function aggregateModels(db: DbClient, organizationId: string, traceIds: string[]) {
-  return db.prisma.span.groupBy({
-    by: ["traceId", "model"],
-    where: { organizationId, traceId: { in: traceIds }, model: { not: null } },
-    _count: { _all: true },
-    _min: { startedAt: true, createdAt: true },
-  });
-}
-
-/** The unfaithful capture steps (payload_budget, serialization_degraded) found on each trace's spans. */
-export function selectCaptureIssues(db: DbClient, organizationId: string, traceIds: string[]) {
-  return db.sql.query<{ trace_id: string; step: string }>(sql`
-    SELECT DISTINCT s.trace_id::text AS trace_id, e.value ->> 'step' AS step
+/**
+ * The traces' span aggregates in one pass over their spans (a trace of an agent loop holds 10,000, and each
+ * pass reads them all): per trace, counts, token sums with how many spans reported each, time bounds and the
+ * unfaithful capture steps found; per trace and model, how often the model occurs and when it first occurred
+ * (for "earliest on ties").
+ */
+export function aggregateTraceSpans(db: DbClient, organizationId: string, traceIds: string[]) {
+  const steps = UNFAITHFUL_STEPS.map((step) => sql`CASE WHEN bool_or(${spanHasCaptureStep("s", step)}) THEN ${step} END`);
+  return db.sql.query<TTraceSpanAggregateRow>(sql`
+    SELECT s.trace_id::text AS "traceId", GROUPING(s.model) = 0 AS "perModel", s.model, count(*)::int AS count,
+      count(s.input_tokens)::int AS "inputReported", count(s.output_tokens)::int AS "outputReported",
+      count(s.cached_tokens)::int AS "cachedReported", count(s.total_tokens)::int AS "totalReported",
+      sum(s.input_tokens)::float8 AS "inputSum", sum(s.output_tokens)::float8 AS "outputSum",
+      sum(s.cached_tokens)::float8 AS "cachedSum", sum(s.total_tokens)::float8 AS "totalSum",
+      min(s.started_at) AS "firstStart", max(s.ended_at) AS "lastEnd", min(s.created_at) AS "firstCreated",
+      array_remove(ARRAY[${join(steps, ", ")}]::text[], NULL) AS "captureIssues"
     FROM spans s
-    CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(s.errors) = 'array' THEN s.errors ELSE '[]'::jsonb END) e
     WHERE s.organization_id = ${organizationId}::uuid AND s.trace_id = ANY(${uuidArray(traceIds)})
-      AND ${spanIsUnfaithful("s")} AND e.value ->> 'step' IN ('payload_budget', 'serialization_degraded')
-    ORDER BY 1, 2`);
+    GROUP BY GROUPING SETS ((s.trace_id), (s.trace_id, s.model))`);
 }
 
 export interface TracePageFilter {

@@ -108,7 +108,7 @@ export async function findTracesByIds(db: Database, organizationId: string, ids:
 }
 
 /**
- * spanCount, durationMs, tokens, model and faithfulness of each trace (three grouped queries, whatever the
+ * spanCount, durationMs, tokens, model and faithfulness of each trace (one grouped query, whatever the
  * number of traces).
  */
 export async function getTraceMetrics(
@@ -118,29 +118,23 @@ export async function getTraceMetrics(
 ): Promise<Map<string, TTraceMetrics>> {
   const ids = traces.map((t) => t.id);
   if (ids.length === 0) return new Map();
-  const [spanRows, modelRows, issueRows] = await Promise.all([
-    q.aggregateSpans(db, organizationId, ids),
-    q.aggregateModels(db, organizationId, ids),
-    q.selectCaptureIssues(db, organizationId, ids),
-  ]);
   const issues = new Map<string, string[]>();
-  for (const r of issueRows) issues.set(r.trace_id, [...(issues.get(r.trace_id) ?? []), r.step]);
   const spans = new Map<string, SpanAggregate>();
-  for (const r of spanRows) {
-    spans.set(r.traceId, {
-      count: r._count._all,
-      reported: { input: r._count.inputTokens, output: r._count.outputTokens, cached: r._count.cachedTokens, total: r._count.totalTokens },
-      sum: { input: r._sum.inputTokens, output: r._sum.outputTokens, cached: r._sum.cachedTokens, total: r._sum.totalTokens },
-      firstStart: r._min.startedAt,
-      lastEnd: r._max.endedAt,
-    });
-  }
   const models = new Map<string, ModelCount[]>();
-  for (const r of modelRows) {
-    if (r.model === null) continue;
-    const list = models.get(r.traceId) ?? [];
-    list.push({ model: r.model, count: r._count._all, firstSeen: r._min.startedAt ?? r._min.createdAt });
-    models.set(r.traceId, list);
+  for (const r of await q.aggregateTraceSpans(db, organizationId, ids)) {
+    if (r.perModel) {
+      if (r.model === null) continue;
+      models.set(r.traceId, [...(models.get(r.traceId) ?? []), { model: r.model, count: r.count, firstSeen: r.firstStart ?? r.firstCreated }]);
+      continue;
+    }
+    issues.set(r.traceId, r.captureIssues);
+    spans.set(r.traceId, {
+      count: r.count,
+      reported: { input: r.inputReported, output: r.outputReported, cached: r.cachedReported, total: r.totalReported },
+      sum: { input: r.inputSum, output: r.outputSum, cached: r.cachedSum, total: r.totalSum },
+      firstStart: r.firstStart,
+      lastEnd: r.lastEnd,
+    });
   }
   return new Map(
     traces.map((t) => {
