@@ -17,7 +17,12 @@ export interface Storage {
 
 export async function pgliteStorage(): Promise<Storage> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reprise-bench-"));
-  return { env: { REPRISE_DATA_DIR: dir }, label: "PGlite", cleanup: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  const cleanup = async () => {
+    // BENCH_KEEP_DB=1 keeps the data directory for inspection, as for PostgreSQL below; delete it by hand.
+    if (process.env.BENCH_KEEP_DB) return void console.error(`kept data directory ${dir}`);
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  return { env: { REPRISE_DATA_DIR: dir }, label: "PGlite", cleanup };
 }
 
 export async function postgresStorage(baseUrl: string): Promise<Storage> {
