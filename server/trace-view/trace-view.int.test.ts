@@ -6,6 +6,7 @@ import { createSpan, createTrace } from "../../test/factories.ts";
 import { getTraceLabels } from "../labels/labels.http.ts";
 import { saveAgentLabels } from "../labels/trace-labels.service.ts";
 import { getSimPlan } from "../sim-plan/sim-plan.service.ts";
+import { fromJsonText } from "../trpc/json-text.ts";
 import { signedInCaller } from "../trpc/testing.ts";
 
 const XSS = `<script>alert(1)</script><img src=x onerror="alert(2)">`;
@@ -46,7 +47,8 @@ describe("console trace procedures", () => {
   });
 
   it("returns the waterfall depth-first in start order, content-off spans included and marked", async () => {
-    const { waterfall, trace } = await caller.traces.get({ id: ids.trace });
+    const { waterfall: sent, trace } = await caller.traces.get({ id: ids.trace });
+    const waterfall = { ...sent, spans: fromJsonText(sent.spans) };
     expect(trace.name).toBe("refund question");
     expect(waterfall.spans.map((s) => [s.name, s.depth])).toEqual([["answer", 0], ["retrieve", 1], ["llm", 2], ["secret-step", 1]]);
     expect(waterfall.totalMs).toBe(1000);

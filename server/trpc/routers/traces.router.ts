@@ -8,6 +8,7 @@ import { findSpanBySelector, getExternalSpan } from "../../spans/spans.service.t
 import { findVerdictRecords } from "../../labels/verdicts.service.ts";
 import { findTraceFunctionKeys, findTracePreviews, findWaterfall } from "../../trace-view/trace-view.service.ts";
 import { ZConsoleTraceListInput, ZSpanInput, ZTraceIdInput, ZTraceQueueInput } from "../../trace-view/trace-view.schemas.ts";
+import { toJsonText } from "../json-text.ts";
 import { protectedProcedure, router } from "../init.ts";
 import { countTraces, findTraceQueue, findTraces, getTrace } from "../../traces/traces.service.ts";
 
@@ -46,7 +47,15 @@ export const tracesRouter = router({
       getTraceAssertions(ctx.db, org, trace.id),
       findVerdictRecords(ctx.db, org, [trace.id]),
     ]);
-    return { trace, waterfall, verdict: labels.labels[0] ?? null, verdictRecords: records, graderLabels: graderLabels.labels, assertions };
+    return {
+      trace,
+      // As JSON text: superjson would walk each of its spans (server/trpc/json-text.ts).
+      waterfall: { spans: toJsonText(waterfall.spans), totalMs: waterfall.totalMs },
+      verdict: labels.labels[0] ?? null,
+      verdictRecords: records,
+      graderLabels: graderLabels.labels,
+      assertions,
+    };
   }),
 
   /** One span's content for the span panel, with the superjson meta the TypeScript SDK recorded. */

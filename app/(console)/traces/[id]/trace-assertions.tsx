@@ -5,11 +5,10 @@ import Link from "next/link";
 import { useState } from "react";
 import { Button } from "@/components/ui/button.tsx";
 import { Card, CardHeader } from "@/components/ui/card.tsx";
-import type { RouterOutputs } from "@/components/trpc/types.ts";
 import { AssertionDialog, type Assertion } from "../../assertions/assertion-dialog.tsx";
 import { AssertionItem } from "../../assertions/assertion-item.tsx";
+import type { TTraceData as TraceData } from "../use-trace.ts";
 
-type TraceData = RouterOutputs["traces"]["get"];
 
 export function TraceAssertions({ data }: { data: TraceData }) {
   const [editing, setEditing] = useState<Assertion | "new" | null>(null);

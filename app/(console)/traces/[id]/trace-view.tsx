@@ -1,7 +1,6 @@
 "use client";
 // The trace page: metadata and verdicts, the span tree with the span panel beside it on wide screens
 // (below it on narrow ones), then assertions, grader labels and the trace's metadata.
-import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import { Badge } from "@/components/ui/badge.tsx";
@@ -10,8 +9,6 @@ import { formatDateTime, formatDuration, formatNumber } from "@/components/ui/fo
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { ErrorState, LoadingState } from "@/components/ui/states.tsx";
 import { JsonViewer } from "@/components/json-viewer.tsx";
-import { useTRPC } from "@/components/trpc/react.tsx";
-import type { RouterOutputs } from "@/components/trpc/types.ts";
 import { FaithfulBadge, KindBadge, StatusBadge } from "../trace-badges.tsx";
 import { AddToDatasetButton } from "../../_components/add-to-dataset.tsx";
 import { SpanPanel } from "./span-panel.tsx";
@@ -19,12 +16,11 @@ import { TraceAssertions } from "./trace-assertions.tsx";
 import { VerdictPanel } from "./verdict-panel.tsx";
 import { Waterfall } from "./waterfall.tsx";
 import { FactGrid } from "@/components/ui/fact-grid.tsx";
+import { useTrace, type TTraceData as TraceData } from "../use-trace.ts";
 
-type TraceData = RouterOutputs["traces"]["get"];
 
 export function TraceView({ id }: { id: string }) {
-  const trpc = useTRPC();
-  const query = useQuery(trpc.traces.get.queryOptions({ id }));
+  const query = useTrace(id);
   const [spanId, setSpanId] = useState<string | null>(null);
   // Evidence links open a span: /traces/<id>#span-<spanId> or ?span=<spanId>.
   useEffect(() => {

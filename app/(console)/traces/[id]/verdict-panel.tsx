@@ -10,11 +10,10 @@ import { Card, CardHeader } from "@/components/ui/card.tsx";
 import { Textarea } from "@/components/ui/field.tsx";
 import { FormError } from "@/components/ui/states.tsx";
 import { useTRPC } from "@/components/trpc/react.tsx";
-import type { RouterOutputs } from "@/components/trpc/types.ts";
 import { RecordedBy, VerdictBadge } from "../trace-badges.tsx";
 import { EvidenceLinks } from "../../review/evidence-links.tsx";
+import type { TTraceData as TraceData } from "../use-trace.ts";
 
-type TraceData = RouterOutputs["traces"]["get"];
 type Verdict = Pick<NonNullable<TraceData["verdict"]>, "labelStatus" | "label" | "labelSource" | "approved" | "annotation" | "evidence">;
 
 function useVerdictActions(traceId: string) {

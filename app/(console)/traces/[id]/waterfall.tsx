@@ -5,9 +5,9 @@ import { useEffect, useRef, useState } from "react";
 import { Badge } from "@/components/ui/badge.tsx";
 import { cn } from "@/components/ui/cn.ts";
 import { formatDuration, formatNumber } from "@/components/ui/format.ts";
-import type { RouterOutputs } from "@/components/trpc/types.ts";
+import type { TTraceData } from "../use-trace.ts";
 
-type Span = RouterOutputs["traces"]["get"]["waterfall"]["spans"][number];
+type Span = TTraceData["waterfall"]["spans"][number];
 
 /** Rows left after hiding the descendants of collapsed spans (spans come depth-first with their depth). */
 function visibleSpans(spans: Span[], collapsed: Set<string>): Span[] {

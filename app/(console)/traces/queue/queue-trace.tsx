@@ -10,11 +10,12 @@ import { ErrorState, LoadingState } from "@/components/ui/states.tsx";
 import { useTRPC } from "@/components/trpc/react.tsx";
 import { PayloadView } from "@/components/payload-view.tsx";
 import { RecordedBy, StatusBadge, VerdictBadge } from "../trace-badges.tsx";
+import { useTrace } from "../use-trace.ts";
 
 export function QueueTrace({ traceId, nextId }: { traceId: string; nextId: string | null }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const query = useQuery(trpc.traces.get.queryOptions({ id: traceId }));
+  const query = useTrace(traceId);
   const rootId = query.data?.waterfall.spans[0]?.id ?? null;
   const root = useQuery({ ...trpc.traces.span.queryOptions({ traceId, spanId: rootId ?? traceId }), enabled: rootId !== null });
 
