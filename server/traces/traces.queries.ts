@@ -1,7 +1,7 @@
 // The only database access of the trace reads and updates. Every query filters by organization.
 import type { DbClient } from "../db/client.ts";
 import { join, raw, sql, uuidArray, type Sql } from "../db/sql.ts";
-import { spanHasCaptureStep, spanIsUnfaithful, UNFAITHFUL_STEPS } from "./faithful.ts";
+import { spanHasCaptureStep, UNFAITHFUL_STEPS } from "./faithful.ts";
 
 export const traceSelect = {
   id: true,
