@@ -32,30 +32,48 @@ const fail = (where: string, path: string, message: string) =>
     issues: [{ path, message }],
   });
 
+/** A value met by the walk; its path is spelled out only for a message (the walk visits every value). */
+interface TFrame {
+  value: unknown;
+  parent: TFrame | null;
+  key: string | number;
+  depth: number;
+  textChecked: boolean;
+}
+
+/** "a.0.b" for the value at that path; "" for the root. */
+function pathOf(frame: TFrame): string {
+  const keys: Array<string | number> = [];
+  for (let f: TFrame | null = frame; f?.parent; f = f.parent) keys.push(f.key);
+  return keys.reverse().join(".");
+}
+
 /** Throws a 400 (validation_failed) for the first string or key that breaks the text rules, or for deep nesting. */
 export function assertInputText(value: unknown, options: TextRuleOptions): void {
   const payload = new Set(options.payloadFields ?? []);
-  const stack: Array<{ value: unknown; path: string; depth: number; textChecked: boolean }> = [
-    { value, path: "", depth: 0, textChecked: !options.depthOnly },
-  ];
+  const stack: TFrame[] = [{ value, parent: null, key: "", depth: 0, textChecked: !options.depthOnly }];
   while (stack.length > 0) {
-    const { value: v, path, depth, textChecked } = stack.pop()!;
+    const frame = stack.pop()!;
+    const { value: v, depth, textChecked } = frame;
     if (typeof v === "string") {
       const problem = textChecked ? textProblem(v) : null;
-      if (problem) throw fail(options.where, path, problem);
+      if (problem) throw fail(options.where, pathOf(frame), problem);
       continue;
     }
     if (v === null || typeof v !== "object" || v instanceof Date) continue;
-    if (depth >= MAX_INPUT_DEPTH) throw fail(options.where, path, `is nested deeper than ${MAX_INPUT_DEPTH} levels`);
-    const entries: Array<[string, unknown]> = Array.isArray(v) ? v.map((item, i) => [String(i), item]) : Object.entries(v);
-    for (const [key, child] of entries) {
-      const childPath = path ? `${path}.${key}` : key;
-      if (textChecked && !Array.isArray(v)) {
+    if (depth >= MAX_INPUT_DEPTH) throw fail(options.where, pathOf(frame), `is nested deeper than ${MAX_INPUT_DEPTH} levels`);
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) stack.push({ value: v[i], parent: frame, key: i, depth: depth + 1, textChecked });
+      continue;
+    }
+    for (const key in v) {
+      if (!Object.hasOwn(v, key)) continue;
+      if (textChecked) {
         const problem = textProblem(key);
-        if (problem) throw fail(options.where, path, `key ${JSON.stringify(key)} ${problem}`);
+        if (problem) throw fail(options.where, pathOf(frame), `key ${JSON.stringify(key)} ${problem}`);
       }
       const checkChild = textChecked && !(depth === 0 && payload.has(key));
-      stack.push({ value: child, path: childPath, depth: depth + 1, textChecked: checkChild });
+      stack.push({ value: (v as Record<string, unknown>)[key], parent: frame, key, depth: depth + 1, textChecked: checkChild });
     }
   }
 }
