@@ -18,7 +18,9 @@ export interface SanitizeCounts {
 }
 
 export function mayNeedSanitizing(text: string): boolean {
-  return SUSPICIOUS_ESCAPE.test(text) || !isWellFormed(text);
+  // includes() first: the regular expression took ~1 µs per 3 KB payload and 1.5% of the server's thread
+  // under sustained ingestion; the plain search takes 0.04 µs (bench/README.md, "Session 9").
+  return (text.includes("\\u") && SUSPICIOUS_ESCAPE.test(text)) || !isWellFormed(text);
 }
 
 function cleanString(s: string, counts: SanitizeCounts): string {
