@@ -38,6 +38,11 @@ export interface Scenario {
   /** Extra driver environment (REPRISE_* settings, Collector mode). */
   env?: (recorder: Recorder) => Record<string, string>;
   timeoutMs?: number;
+  /**
+   * The scenario spends its time waiting on the SDK's own clock (a 30 s request deadline), not working: it
+   * runs for every SDK at once instead of once per SDK in turn, which took two minutes of each `npm test`.
+   */
+  waitsOnClock?: boolean;
   /** Prepares the recorder before the driver starts. */
   setup?: (recorder: Recorder) => void;
   run(ctx: Ctx): Promise<void>;
@@ -47,11 +52,13 @@ const PROVE = process.env.REPRISE_CONFORMANCE_PROVE_BREAKS === "1";
 const skipped = new Set<string>();
 
 /**
- * Registers scenarios under one `describe` per SDK found through the manifests. An SDK whose toolchain is
- * missing is skipped with a line saying what to install. With `REPRISE_CONFORMANCE_PROVE_BREAKS=1` each scenario
- * instead runs against its deliberately broken driver and passes only when the scenario's checks fail.
+ * Registers scenarios under one `describe` per SDK found through the manifests, but those that wait on the
+ * SDK's clock under one `describe` of their own where every SDK runs at once. An SDK whose toolchain is
+ * missing is skipped with a line saying what to install. With `REPRISE_CONFORMANCE_PROVE_BREAKS=1` each
+ * scenario instead runs against its deliberately broken driver and passes only when the scenario's checks fail.
  */
 export function conformance(area: string, scenarios: Scenario[]): void {
+  const runnable: SdkManifest[] = [];
   for (const sdk of discoverSdks()) {
     if (PROVE && !sdk.breakEnv) continue;
     if (sdk.missing.length > 0) {
@@ -62,19 +69,28 @@ export function conformance(area: string, scenarios: Scenario[]): void {
       describe.skip(`${sdk.title}: ${area}`, () => scenarios.forEach((s) => it(s.name, () => {})));
       continue;
     }
+    runnable.push(sdk);
     describe(`${sdk.title}${PROVE ? " (deliberately broken driver)" : ""}: ${area}`, () => {
-      for (const scenario of scenarios) {
-        const timeout = (scenario.timeoutMs ?? 30_000) + 10_000;
-        const pending = PROVE ? undefined : sdk.conformancePending?.find((p) => scenario.name.includes(p.scenario));
-        if (pending) {
-          console.log(`(${sdk.title}: "${scenario.name}" is pending: ${pending.reason})`);
-          it.skip(`${scenario.name} [${scenario.rule}] (pending: ${pending.reason})`, () => {});
-          continue;
-        }
-        it(`${scenario.name} [${scenario.rule}]`, () => (PROVE ? proveBroken(sdk, scenario) : runScenario(sdk, scenario)), timeout);
-      }
+      for (const scenario of scenarios) if (!scenario.waitsOnClock) register(sdk, scenario, "");
     });
   }
+  const waiting = scenarios.filter((s) => s.waitsOnClock);
+  if (waiting.length === 0 || runnable.length === 0) return;
+  describe.concurrent(`${area}, every SDK at once${PROVE ? " (deliberately broken drivers)" : ""}`, () => {
+    for (const scenario of waiting) for (const sdk of runnable) register(sdk, scenario, `${sdk.title}: `);
+  });
+}
+
+/** One scenario's test for one SDK (skipped, saying why, while the SDK's manifest marks it pending). */
+function register(sdk: SdkManifest, scenario: Scenario, prefix: string): void {
+  const timeout = (scenario.timeoutMs ?? 30_000) + 10_000;
+  const pending = PROVE ? undefined : sdk.conformancePending?.find((p) => scenario.name.includes(p.scenario));
+  if (pending) {
+    console.log(`(${sdk.title}: "${scenario.name}" is pending: ${pending.reason})`);
+    it.skip(`${prefix}${scenario.name} [${scenario.rule}] (pending: ${pending.reason})`, () => {});
+    return;
+  }
+  it(`${prefix}${scenario.name} [${scenario.rule}]`, () => (PROVE ? proveBroken(sdk, scenario) : runScenario(sdk, scenario)), timeout);
 }
 
 /** Runs one scenario against a fresh recorder and driver process. */

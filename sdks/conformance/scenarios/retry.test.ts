@@ -122,6 +122,7 @@ conformance("retries and flush", [
     rule: "Limits: request deadline 30 s; transport rule 10",
     breaks: "no-request-deadline",
     timeoutMs: 80_000,
+    waitsOnClock: true,
     setup: (recorder) => void recorder.on("otlp", () => ({ delayMs: 70_000 })),
     async run(ctx) {
       const { flushed, ms } = await traceAndFlush(ctx, 60_000);
