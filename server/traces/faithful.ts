@@ -1,7 +1,7 @@
 // Faithfulness of a trace (docs/sdk-transport.md, rule 6; docs/api/traces.md, "Trace object"): a trace one of
 // whose spans the SDK trimmed to fit its budget (`payload_budget`) or could not capture exactly
 // (`serialization_degraded`) is not a faithful recording, so it is not replayed as one.
-import { raw, sql, type Sql } from "../db/sql.ts";
+import { join, raw, sql, type Sql } from "../db/sql.ts";
 
 
 /** Capture-note steps that make a trace unfaithful. */
@@ -14,8 +14,7 @@ export function spanHasCaptureStep(alias: string, step: (typeof UNFAITHFUL_STEPS
 
 /** SQL condition: the span row `alias` carries a capture note of one of those steps. */
 export function spanIsUnfaithful(alias: string): Sql {
-  const [first, second] = UNFAITHFUL_STEPS.map((step) => spanHasCaptureStep(alias, step)) as [Sql, Sql];
-  return sql`(${first} OR ${second})`;
+  return sql`(${join(UNFAITHFUL_STEPS.map((step) => spanHasCaptureStep(alias, step)), " OR ")})`;
 }
 
 /** SQL condition: the trace row `alias` has an unfaithful span. */

@@ -124,7 +124,9 @@ export async function getTraceMetrics(
   for (const r of await q.aggregateTraceSpans(db, organizationId, ids)) {
     if (r.perModel) {
       if (r.model === null) continue;
-      models.set(r.traceId, [...(models.get(r.traceId) ?? []), { model: r.model, count: r.count, firstSeen: r.firstStart ?? r.firstCreated }]);
+      const list = models.get(r.traceId) ?? [];
+      list.push({ model: r.model, count: r.count, firstSeen: r.firstStart ?? r.firstCreated });
+      models.set(r.traceId, list);
       continue;
     }
     issues.set(r.traceId, r.captureIssues);

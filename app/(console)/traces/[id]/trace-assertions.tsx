@@ -9,7 +9,6 @@ import { AssertionDialog, type Assertion } from "../../assertions/assertion-dial
 import { AssertionItem } from "../../assertions/assertion-item.tsx";
 import type { TTraceData as TraceData } from "../use-trace.ts";
 
-
 export function TraceAssertions({ data }: { data: TraceData }) {
   const [editing, setEditing] = useState<Assertion | "new" | null>(null);
   const { assertions, inheritedFrom } = data.assertions;

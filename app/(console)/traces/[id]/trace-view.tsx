@@ -18,7 +18,6 @@ import { Waterfall } from "./waterfall.tsx";
 import { FactGrid } from "@/components/ui/fact-grid.tsx";
 import { useTrace, type TTraceData as TraceData } from "../use-trace.ts";
 
-
 export function TraceView({ id }: { id: string }) {
   const query = useTrace(id);
   const [spanId, setSpanId] = useState<string | null>(null);
