@@ -171,7 +171,18 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 // ---------------------------------------------------------------------------------------------------
 // Servers.
 
-const freePort = () => 3900 + Math.floor(Math.random() * 90);
+/**
+ * A port no server of this run has used: a server just stopped may hold its port a moment longer (a floor
+ * once drew the port of the Reprise server before it and failed with EADDRINUSE).
+ */
+const usedPorts = new Set<number>();
+const freePort = () => {
+  let port: number;
+  do port = 3900 + Math.floor(Math.random() * 90);
+  while (usedPorts.has(port));
+  usedPorts.add(port);
+  return port;
+};
 
 /** Migrates a fresh database and creates the benchmark's organization; returns its id. */
 async function prepareDatabase(storage: Storage): Promise<string> {
