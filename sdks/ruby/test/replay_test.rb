@@ -20,9 +20,12 @@ class ReplayTest < Minitest::Test
                                   { "externalSpanId" => "s1", "originalTraceId" => "o1", "originalTokens" => { "total" => 5 } },
                                   { "externalSpanId" => "s2", "originalTraceId" => "o2" }
                                 ])]
-      when %r{/externalSpans/(s\d)}
-        input = Regexp.last_match(1) == "s1" ? "first" : "second"
-        [200, {}, JSON.generate("id" => Regexp.last_match(1), "externalTraceId" => "o", "rawData" => { "span_data" => { "input" => input } })]
+      when %r{/externalSpans/s\d}
+        # The server answers on several threads at once and `$~` belongs to this method's frame, which they all
+        # share: take the id from the path rather than from Regexp.last_match.
+        id = req.path[%r{/externalSpans/(s\d)}, 1]
+        input = id == "s1" ? "first" : "second"
+        [200, {}, JSON.generate("id" => id, "externalTraceId" => "o", "rawData" => { "span_data" => { "input" => input } })]
       when %r{/replay/spanTree/}
         [200, {}, JSON.generate("root" => { "traceFunctionKey" => "k", "spanName" => "k", "children" => [
                                   { "traceFunctionKey" => "k", "spanName" => "tool", "output" => "recorded", "children" => [] }
