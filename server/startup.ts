@@ -13,15 +13,43 @@ import { startWorkers } from "./workers.ts";
 import { isDatabaseUnavailable } from "./errors.ts";
 import { installRequestGate as installGate } from "./http/request-gate.ts";
 import { getPasswordCheckBudget } from "./auth/sessions/password-budget.ts";
+import { serveDirect, type TRouteFunction } from "./http/direct-route.ts";
+import { postOtlpTraces } from "./ingest/otlp/otlp.http.ts";
+import { postNativeTraces } from "./ingest/native/native.http.ts";
+import { postNativeLogs } from "./ingest/native/native-logs.http.ts";
+
+/**
+ * Ingestion's OTLP doors, POST only: the gate serves them with the same route functions as their route.ts,
+ * without Next.js (server/http/direct-route.ts). Other methods, and `next dev` (where route files reload on
+ * edit), go through Next.js.
+ */
+const DIRECT_POSTS = new Map<string, TRouteFunction>([
+  ["/api/sdk/otel/v1/traces", postOtlpTraces],
+  ["/api/otel/v1/traces", postNativeTraces],
+  ["/v1/traces", postNativeTraces],
+  ["/api/otel/v1/logs", postNativeLogs],
+  ["/v1/logs", postNativeLogs],
+]);
 
 /** The gate every request passes before Next.js sees it (server/http/request-gate.ts). */
 export function installRequestGate(): void {
-  installGate(getEnv().REPRISE_TRUST_PROXY, (req) => {
-    // Sign-in while every password check is taken: refused at the door, a second late (docs/api/console.md).
-    if (req.method !== "POST" || !req.url?.startsWith("/api/trpc/") || !req.url.includes("session.signIn")) return null;
-    if (!getPasswordCheckBudget().saturated) return null;
-    return { status: 429, body: trpcRefusal(req.url, "Too many sign-ins at once. Try again in a second.", 1), retryAfter: 1, delayMs: 1_000 };
-  });
+  const serveDirectly = process.env.NODE_ENV === "production";
+  installGate(
+    getEnv().REPRISE_TRUST_PROXY,
+    (req) => {
+      // Sign-in while every password check is taken: refused at the door, a second late (docs/api/console.md).
+      if (req.method !== "POST" || !req.url?.startsWith("/api/trpc/") || !req.url.includes("session.signIn")) return null;
+      if (!getPasswordCheckBudget().saturated) return null;
+      return { status: 429, body: trpcRefusal(req.url, "Too many sign-ins at once. Try again in a second.", 1), retryAfter: 1, delayMs: 1_000 };
+    },
+    (req) => {
+      if (!serveDirectly || req.method !== "POST") return null;
+      const url = req.url ?? "";
+      const query = url.indexOf("?");
+      const route = DIRECT_POSTS.get(query < 0 ? url : url.slice(0, query));
+      return route ? (request, response) => serveDirect(route, request, response) : null;
+    },
+  );
 }
 
 /** A 429 in tRPC's error shape (one per call of a batch), as the console's client reads it. */

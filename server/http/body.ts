@@ -2,6 +2,7 @@
 // Limits are enforced while reading: raw bytes are counted as they stream, and decompression stops
 // at the cap (maxOutputLength), so a small gzip bomb is never inflated into memory.
 import zlib from "node:zlib";
+import type { Readable } from "node:stream";
 import { promisify } from "node:util";
 import { AppError } from "../errors.ts";
 
@@ -79,9 +80,18 @@ function outputChunkSize(compressedBytes: number): number {
   return Math.min(1 << 20, Math.max(16 * 1024, compressedBytes * 4));
 }
 
+/**
+ * Where the request gate leaves Node's stream of a request it serves itself (server/http/direct-route.ts): the
+ * body is read off it as Buffers, without the Web stream Next.js would wrap around it. A symbol from the global
+ * registry, because the gate and the routes may be bundled apart.
+ */
+export const NODE_BODY = Symbol.for("reprise.nodeBody");
+
 async function readRaw(request: Request, limit: number): Promise<Buffer> {
   const declared = Number(request.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > limit) throw tooLarge();
+  const node = (request as Request & { [NODE_BODY]?: Readable })[NODE_BODY];
+  if (node) return readNodeRaw(node, limit);
   if (!request.body) return Buffer.alloc(0);
   const chunks: Buffer[] = [];
   let total = 0;
@@ -99,6 +109,34 @@ async function readRaw(request: Request, limit: number): Promise<Buffer> {
     reader.releaseLock();
   }
   return Buffer.concat(chunks, total);
+}
+
+/**
+ * Reads a Node stream to its end, refusing past `limit`. Past the limit it stops listening rather than
+ * destroying the stream, so the 413 can still be written on the same connection (Node discards the rest).
+ */
+function readNodeRaw(stream: Readable, limit: number): Promise<Buffer> {
+  const gone = () => new AppError("bad_request", "The request body ended before it was complete (the client went away).");
+  // Gone while the route authenticated: the stream will not say so again.
+  if (stream.destroyed) return Promise.reject(gone());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const settle = (error: Error | null) => {
+      stream.off("data", onData).off("end", onEnd).off("error", onClose).off("close", onClose);
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks, total));
+    };
+    const onData = (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > limit) settle(tooLarge());
+      else chunks.push(chunk);
+    };
+    const onEnd = () => settle(null);
+    // The socket's own error (ECONNRESET) would read as the database being unreachable (503).
+    const onClose = () => settle(gone());
+    stream.on("data", onData).on("end", onEnd).on("error", onClose).on("close", onClose);
+  });
 }
 
 /** Parses a JSON body; bad JSON is a 400 with a message a person can act on. */

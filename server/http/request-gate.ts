@@ -6,7 +6,9 @@
 //  - refuses /api paths that are not valid percent-encoded UTF-8 or hold a "." or ".." segment (Next.js
 //    would normalise them onto another route) with the JSON 400 (docs/api.md, "Common rules");
 //  - answers what the caller's `refuse` refuses (sign-in while the password checks are saturated) before
-//    Next.js spends anything on it, after a delay that slows clients retrying at once.
+//    Next.js spends anything on it, after a delay that slows clients retrying at once;
+//  - serves what the caller's `direct` names itself, without Next.js (ingestion's OTLP doors,
+//    server/http/direct-route.ts).
 import http from "node:http";
 import { PEER_ADDRESS_HEADER } from "./client-address.ts";
 
@@ -54,8 +56,15 @@ function answer(req: http.IncomingMessage, res: http.ServerResponse, status: num
   req.resume();
 }
 
+/** A request the gate serves itself, without Next.js (server/http/direct-route.ts). */
+export type DirectHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
+
 /** Installs the gate on every HTTP server of this process (once). */
-export function installRequestGate(trustProxy: boolean, refuse: (req: http.IncomingMessage) => GateRefusal | null = () => null): void {
+export function installRequestGate(
+  trustProxy: boolean,
+  refuse: (req: http.IncomingMessage) => GateRefusal | null = () => null,
+  direct: (req: http.IncomingMessage) => DirectHandler | null = () => null,
+): void {
   const proto = http.Server.prototype as unknown as { emit: (event: string, ...args: unknown[]) => boolean; [INSTALLED]?: boolean };
   if (proto[INSTALLED]) return;
   proto[INSTALLED] = true;
@@ -82,6 +91,11 @@ export function installRequestGate(trustProxy: boolean, refuse: (req: http.Incom
             send();
           }, refusal.delayMs).unref();
         }
+        return true;
+      }
+      const handler = direct(req);
+      if (handler) {
+        void handler(req, res);
         return true;
       }
     }

@@ -95,6 +95,41 @@ describe("the built server's edges", () => {
     expect((await empty.json()).code).toBe("invalid_json");
   });
 
+  it("serves the OTLP doors outside Next.js with the same errors: body limits, a bad Host, a wrong method", async () => {
+    const unauthorized = await fetch(`${baseUrl}/v1/traces?x=1`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(unauthorized.status).toBe(401);
+    // 9 MB sent chunked: refused by counting as it arrives, and the answer still reaches the client.
+    const chunk = Buffer.alloc(1 << 20, 0x20);
+    const tooLarge = await fetch(`${baseUrl}/api/sdk/otel/v1/traces`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" },
+      body: new ReadableStream({
+        start(controller) {
+          for (let i = 0; i < 9; i++) controller.enqueue(chunk);
+          controller.close();
+        },
+      }),
+      duplex: "half",
+    } as RequestInit);
+    expect(tooLarge.status).toBe(413);
+    expect((await tooLarge.json()).code).toBe("payload_too_large");
+    const badHost = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request({ host: "127.0.0.1", port, method: "POST", path: "/api/otel/v1/traces", headers: { host: "exa mple", "content-length": "0" } }, (res) => {
+        let body = "";
+        res.on("data", (d) => (body += d));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    expect(badHost.status).toBe(400);
+    expect(JSON.parse(badHost.body).code).toBe("bad_request");
+    // Other methods still reach the route file through Next.js: the JSON 405 with Allow.
+    const get = await rawRequest(port, "GET", "/v1/traces");
+    expect(get.status).toBe(405);
+    expect(get.headers.allow).toContain("POST");
+  });
+
   it("serves console pages with a nonce CSP that forbids framing, and the other security headers", async () => {
     const res = await fetch(`${baseUrl}/sign-in`);
     const csp = res.headers.get("content-security-policy") ?? "";

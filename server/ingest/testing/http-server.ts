@@ -1,7 +1,8 @@
-// A real HTTP server on 127.0.0.1 in front of route handlers, so official OTLP exporters (and the
-// benchmark) can talk to them over the network without a Next.js build.
+// A real HTTP server on 127.0.0.1 in front of route handlers, so official OTLP exporters can talk to them over
+// the network without a Next.js build: the production server's request gate serves these doors the same way.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { toWebRequest, writeWebResponse } from "../../http/direct-route.ts";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
@@ -30,23 +31,11 @@ export async function startHandlerServer(routes: Record<string, Handler>): Promi
         res.writeHead(404, { "content-type": "application/json" }).end('{"error":"no route"}');
         return;
       }
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const headers = new Headers();
-      for (const [key, value] of Object.entries(req.headers)) {
-        if (typeof value === "string") headers.set(key, value);
-        else if (Array.isArray(value)) headers.set(key, value.join(", "));
-      }
-      const body = Buffer.concat(chunks);
-      const request = new Request(`http://${req.headers.host}${req.url}`, {
-        method: req.method,
-        headers,
-        body: req.method === "GET" || req.method === "HEAD" ? undefined : new Uint8Array(body),
-      });
+      // The adapters the request gate serves ingestion's OTLP doors with in production.
+      const request = toWebRequest(req);
       const response = await handler(request, { params: Promise.resolve({}) });
-      const out = Buffer.from(await response.arrayBuffer());
-      exchanges.push({ path: new URL(request.url).pathname, requestHeaders: headers, status: response.status, responseHeaders: response.headers, responseBody: out });
-      res.writeHead(response.status, Object.fromEntries(response.headers.entries())).end(out);
+      const out = await writeWebResponse(response, res);
+      exchanges.push({ path: new URL(request.url).pathname, requestHeaders: request.headers, status: response.status, responseHeaders: response.headers, responseBody: out });
     } catch (error) {
       res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: String(error) }));
     }
