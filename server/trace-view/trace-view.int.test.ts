@@ -6,6 +6,7 @@ import { createSpan, createTrace } from "../../test/factories.ts";
 import { getTraceLabels } from "../labels/labels.http.ts";
 import { saveAgentLabels } from "../labels/trace-labels.service.ts";
 import { getSimPlan } from "../sim-plan/sim-plan.service.ts";
+import { getTrace } from "../traces/traces.service.ts";
 import { fromJsonText } from "../trpc/json-text.ts";
 import { signedInCaller } from "../trpc/testing.ts";
 
@@ -55,6 +56,22 @@ describe("console trace procedures", () => {
     const llm = waterfall.spans.find((s) => s.name === "llm")!;
     expect(llm).toMatchObject({ offsetMs: 150, durationMs: 100, model: "gpt-x", tokens: { input: 10, output: 5, total: 15 } });
     expect(waterfall.spans.find((s) => s.name === "secret-step")!.contentOff).toBe(true);
+  });
+
+  it("reads the trace page's metrics in the same pass as its waterfall, equal to the trace's own read", async () => {
+    const mine = await createTestOrg(db(), "Metrics");
+    const t0 = new Date("2026-11-21T10:00:00Z");
+    const at = (ms: number) => new Date(t0.getTime() + ms);
+    const id = (await createTrace(db(), mine.organizationId, { traceFunctionKey: "loop", name: "metrics", startedAt: t0 })).id;
+    const span = (o: Parameters<typeof createSpan>[3]) => createSpan(db(), mine.organizationId, id, { traceFunctionKey: "loop", ...o });
+    const root = (await span({ name: "loop", startedAt: t0, endedAt: at(900) })).id;
+    await span({ name: "plan", type: "llm", parentSpanId: root, startedAt: at(10), endedAt: at(200), model: "model-a", inputTokens: 7, outputTokens: 3, cachedTokens: 2 });
+    await span({ name: "act", type: "llm", parentSpanId: root, startedAt: at(300), endedAt: at(950), model: "model-b", inputTokens: 11, totalTokens: 20 });
+    await span({ name: "again", type: "llm", parentSpanId: root, startedAt: at(400), endedAt: at(500), model: "model-b", errors: [{ step: "payload_budget", error: "trimmed" }] });
+    const { trace } = await (await signedInCaller(db(), mine.email)).traces.get({ id });
+    expect(trace).toEqual(await getTrace(db(), mine.organizationId, id));
+    expect(trace).toMatchObject({ spanCount: 4, model: "model-b", faithful: false, captureIssues: ["payload_budget"] });
+    expect(trace.tokens).toMatchObject({ input: 18, output: 3 });
   });
 
   it("returns span content verbatim (the console renders it as text) with its superjson meta", async () => {

@@ -6,6 +6,8 @@ import { outlineErrors, spanTokens } from "../replay/outline/outline.ts";
 import { resolveInstrumentation } from "../shared/instrumentation.ts";
 import { buildForest, type TreeNode } from "../shared/tree.ts";
 import * as q from "./trace-view.queries.ts";
+import { getTrace } from "../traces/traces.service.ts";
+import type { TTrace } from "../traces/traces.schemas.ts";
 
 export interface TWaterfallSpan {
   id: string;
@@ -27,7 +29,19 @@ export interface TWaterfallSpan {
 
 /** Spans in depth-first tree order (children in start order), each with its depth; empty for no spans. */
 export async function findWaterfall(db: Database, organizationId: string, traceId: string): Promise<{ spans: TWaterfallSpan[]; totalMs: number }> {
-  const rows = await q.selectWaterfallSpans(db, organizationId, traceId);
+  return toWaterfall(await q.selectWaterfallSpans(db, organizationId, traceId));
+}
+
+/**
+ * The trace page's trace (getTrace) and its waterfall (findWaterfall), from one read of its spans; another
+ * organization's or an unknown id is a 404.
+ */
+export async function getTraceWithWaterfall(db: Database, organizationId: string, traceId: string): Promise<{ trace: TTrace; waterfall: { spans: TWaterfallSpan[]; totalMs: number } }> {
+  const { spans, aggregates } = await q.selectTraceSpans(db, organizationId, traceId);
+  return { trace: await getTrace(db, organizationId, traceId, aggregates), waterfall: toWaterfall(spans) };
+}
+
+function toWaterfall(rows: q.TWaterfallSpanRow[]): { spans: TWaterfallSpan[]; totalMs: number } {
   const starts = rows.flatMap((r) => (r.startedAt ? [r.startedAt.getTime()] : []));
   const origin = starts.length ? Math.min(...starts) : 0;
   const ends = rows.flatMap((r) => {

@@ -62,8 +62,18 @@ export interface TTraceSpanAggregateRow {
  * (for "earliest on ties").
  */
 export function aggregateTraceSpans(db: DbClient, organizationId: string, traceIds: string[]) {
+  return db.sql.query<TTraceSpanAggregateRow>(
+    spanAggregates(sql`spans s WHERE s.organization_id = ${organizationId}::uuid AND s.trace_id = ANY(${uuidArray(traceIds)})`),
+  );
+}
+
+/**
+ * The rows of aggregateTraceSpans over `from`: span rows named `s` with the spans table's columns, already
+ * filtered to the traces wanted (the trace page reads one trace's spans once for these and its waterfall).
+ */
+export function spanAggregates(from: Sql): Sql {
   const steps = UNFAITHFUL_STEPS.map((step) => sql`CASE WHEN bool_or(${spanHasCaptureStep("s", step)}) THEN ${step} END`);
-  return db.sql.query<TTraceSpanAggregateRow>(sql`
+  return sql`
     SELECT s.trace_id::text AS "traceId", GROUPING(s.model) = 0 AS "perModel", s.model, count(*)::int AS count,
       count(s.input_tokens)::int AS "inputReported", count(s.output_tokens)::int AS "outputReported",
       count(s.cached_tokens)::int AS "cachedReported", count(s.total_tokens)::int AS "totalReported",
@@ -71,9 +81,19 @@ export function aggregateTraceSpans(db: DbClient, organizationId: string, traceI
       sum(s.cached_tokens)::float8 AS "cachedSum", sum(s.total_tokens)::float8 AS "totalSum",
       min(s.started_at) AS "firstStart", max(s.ended_at) AS "lastEnd", min(s.created_at) AS "firstCreated",
       array_remove(ARRAY[${join(steps, ", ")}]::text[], NULL) AS "captureIssues"
-    FROM spans s
-    WHERE s.organization_id = ${organizationId}::uuid AND s.trace_id = ANY(${uuidArray(traceIds)})
-    GROUP BY GROUPING SETS ((s.trace_id), (s.trace_id, s.model))`);
+    FROM ${from}
+    GROUP BY GROUPING SETS ((s.trace_id), (s.trace_id, s.model))`;
+}
+
+/** The columns spanAggregates reads. */
+export const SPAN_AGGREGATE_COLUMNS = [
+  "trace_id", "model", "input_tokens", "output_tokens", "cached_tokens", "total_tokens", "started_at", "ended_at", "created_at", "errors",
+] as const;
+
+/** A row of spanAggregates that went through json_agg: its times are ISO strings. */
+export function fromAggregateJson(row: Omit<TTraceSpanAggregateRow, "firstStart" | "lastEnd" | "firstCreated"> & Record<"firstStart" | "lastEnd" | "firstCreated", string | null>): TTraceSpanAggregateRow {
+  const date = (v: string | null) => (v === null ? null : new Date(v));
+  return { ...row, firstStart: date(row.firstStart), lastEnd: date(row.lastEnd), firstCreated: new Date(row.firstCreated!) };
 }
 
 export interface TracePageFilter {

@@ -21,11 +21,14 @@ export type TTraceFilters = Partial<TTraceListQuery> & {
 /** The most ids a labelling queue holds (docs/api/console.md "Labelling queue"). */
 export const QUEUE_MAX = 5000;
 
-/** One trace of the organization with its metrics; another organization's or an unknown id is a 404. */
-export async function getTrace(db: Database, organizationId: string, id: string): Promise<TTrace> {
+/**
+ * One trace of the organization with its metrics; another organization's or an unknown id is a 404. A caller
+ * that read the trace's spans already passes their aggregate rows (aggregateTraceSpans; the trace page).
+ */
+export async function getTrace(db: Database, organizationId: string, id: string, aggregates?: q.TTraceSpanAggregateRow[]): Promise<TTrace> {
   const row = await q.selectTrace(db, organizationId, id);
   if (!row) throw notFound(`Trace ${id}`);
-  const metrics = await getTraceMetrics(db, organizationId, [row]);
+  const metrics = aggregates ? toTraceMetrics([row], aggregates) : await getTraceMetrics(db, organizationId, [row]);
   return toTraceResponse(row, metrics.get(row.id));
 }
 
@@ -118,10 +121,18 @@ export async function getTraceMetrics(
 ): Promise<Map<string, TTraceMetrics>> {
   const ids = traces.map((t) => t.id);
   if (ids.length === 0) return new Map();
+  return toTraceMetrics(traces, await q.aggregateTraceSpans(db, organizationId, ids));
+}
+
+/** The metrics of `traces` from their spans' aggregate rows (aggregateTraceSpans). */
+function toTraceMetrics(
+  traces: Array<{ id: string; startedAt: Date | null; endedAt: Date | null }>,
+  aggregates: q.TTraceSpanAggregateRow[],
+): Map<string, TTraceMetrics> {
   const issues = new Map<string, string[]>();
   const spans = new Map<string, SpanAggregate>();
   const models = new Map<string, ModelCount[]>();
-  for (const r of await q.aggregateTraceSpans(db, organizationId, ids)) {
+  for (const r of aggregates) {
     if (r.perModel) {
       if (r.model === null) continue;
       const list = models.get(r.traceId) ?? [];

@@ -6,11 +6,11 @@ import { findGraderLabels } from "../../labels/grader-labels.service.ts";
 import { findTraceLabels } from "../../labels/trace-labels-read.service.ts";
 import { findSpanBySelector, getExternalSpan } from "../../spans/spans.service.ts";
 import { findVerdictRecords } from "../../labels/verdicts.service.ts";
-import { findTraceFunctionKeys, findTracePreviews, findWaterfall } from "../../trace-view/trace-view.service.ts";
+import { findTraceFunctionKeys, findTracePreviews, getTraceWithWaterfall } from "../../trace-view/trace-view.service.ts";
 import { ZConsoleTraceListInput, ZSpanInput, ZTraceIdInput, ZTraceQueueInput } from "../../trace-view/trace-view.schemas.ts";
 import { toJsonText } from "../json-text.ts";
 import { protectedProcedure, router } from "../init.ts";
-import { countTraces, findTraceQueue, findTraces, getTrace } from "../../traces/traces.service.ts";
+import { countTraces, findTraceQueue, findTraces } from "../../traces/traces.service.ts";
 
 export const tracesRouter = router({
   list: protectedProcedure.input(ZConsoleTraceListInput).query(async ({ ctx, input }) => {
@@ -39,13 +39,14 @@ export const tracesRouter = router({
 
   get: protectedProcedure.input(ZTraceIdInput).query(async ({ ctx, input }) => {
     const org = ctx.auth.organizationId;
-    const trace = await getTrace(ctx.db, org, input.id);
-    const [waterfall, labels, graderLabels, assertions, records] = await Promise.all([
-      findWaterfall(ctx.db, org, trace.id),
-      findTraceLabels(ctx.db, org, [trace.id]),
-      findGraderLabels(ctx.db, org, { traceIds: [trace.id] }),
-      getTraceAssertions(ctx.db, org, trace.id),
-      findVerdictRecords(ctx.db, org, [trace.id]),
+    // All at once: each read is scoped to the organization, and the trace's 404 (another organization's id, an
+    // unknown one) fails the whole answer.
+    const [{ trace, waterfall }, labels, graderLabels, assertions, records] = await Promise.all([
+      getTraceWithWaterfall(ctx.db, org, input.id),
+      findTraceLabels(ctx.db, org, [input.id]),
+      findGraderLabels(ctx.db, org, { traceIds: [input.id] }),
+      getTraceAssertions(ctx.db, org, input.id),
+      findVerdictRecords(ctx.db, org, [input.id]),
     ]);
     return {
       trace,
