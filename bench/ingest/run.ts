@@ -429,19 +429,33 @@ async function consolePage(baseUrl: string, traceId: string): Promise<string> {
   const browser = await chromium.launch({ executablePath: await findChromium() });
   try {
     const page = await browser.newPage();
+    // When the first row of the span tree enters the page, by the page's own clock (from the start of the
+    // navigation), read after the next frame so the row has been painted. Playwright's wait polls at up to
+    // 500 ms intervals and runs its role queries on the page's thread, which the figure must not include.
+    await page.addInitScript(() => {
+      const seen = new MutationObserver(() => {
+        if (!document.querySelector('ul[aria-label="Span tree"] > li')) return;
+        seen.disconnect();
+        requestAnimationFrame(() => ((window as unknown as { treeShownAt: number }).treeShownAt = performance.now()));
+      });
+      seen.observe(document, { childList: true, subtree: true });
+    });
     await page.goto(`${baseUrl}/sign-in`);
     await page.getByLabel("Email").fill("bench@example.com");
     await page.getByLabel("Password").fill("bench bench bench");
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { name: "Traces" }).waitFor();
     const times: number[] = [];
+    const waits: number[] = [];
     const fetches: string[] = [];
     let rows = 0;
     for (let i = 0; i < 3; i++) {
       const t = performance.now();
       await page.goto(`${baseUrl}/traces/${traceId}`);
       await page.getByRole("list", { name: "Span tree" }).getByRole("listitem").first().waitFor({ timeout: 30_000 });
-      times.push(performance.now() - t);
+      waits.push(performance.now() - t);
+      await page.waitForFunction(() => (window as unknown as { treeShownAt?: number }).treeShownAt !== undefined);
+      times.push(await page.evaluate(() => (window as unknown as { treeShownAt: number }).treeShownAt));
       rows = await page.getByRole("list", { name: "Span tree" }).getByRole("listitem").count();
       // Where the time went: the trace's tRPC request, from the browser's resource timing (the wait for the
       // server's first byte, then the whole response), against the page's own load.
@@ -451,7 +465,7 @@ async function consolePage(baseUrl: string, traceId: string): Promise<string> {
         return `traces.get sent at ${get.startTime.toFixed(0)} ms, first byte after ${(get.responseStart - get.requestStart).toFixed(0)} ms, ${(get.encodedBodySize / 1e6).toFixed(1)} MB done at ${get.responseEnd.toFixed(0)} ms`;
       }));
     }
-    return `its console page showed the span tree in ${times.map((t) => t.toFixed(0)).join(", ")} ms (three loads), ${rows} rows rendered of 10,000 (${fetches.join("; ")})`;
+    return `its console page showed the span tree in ${times.map((t) => t.toFixed(0)).join(", ")} ms (three loads, from the start of the navigation to the first row painted; Playwright's wait saw it after ${waits.map((t) => t.toFixed(0)).join(", ")} ms), ${rows} rows rendered of 10,000 (${fetches.join("; ")})`;
   } catch (e) {
     return `its console page could not be measured: ${(e as Error).message.split("\n")[0]}`;
   } finally {
