@@ -33,6 +33,8 @@ const DIRECT_POSTS = new Map<string, TRouteFunction>([
 
 /** The gate every request passes before Next.js sees it (server/http/request-gate.ts). */
 export function installRequestGate(): void {
+  // The build's mode, which Next.js writes into the bundle (`next build` against `next dev`), whatever NODE_ENV
+  // the server is started with.
   const serveDirectly = process.env.NODE_ENV === "production";
   installGate(
     getEnv().REPRISE_TRUST_PROXY,
