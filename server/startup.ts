@@ -21,9 +21,9 @@ import { postNativeLogs } from "./ingest/native/native-logs.http.ts";
 /**
  * Ingestion's OTLP doors, POST only: the gate serves them with the same route functions as their route.ts,
  * without Next.js (server/http/direct-route.ts). Other methods, and `next dev` (where route files reload on
- * edit), go through Next.js.
+ * edit), go through Next.js. server/http/direct-route.test.ts checks each path's route.ts exports the same POST.
  */
-const DIRECT_POSTS = new Map<string, TRouteFunction>([
+export const DIRECT_POSTS = new Map<string, TRouteFunction>([
   ["/api/sdk/otel/v1/traces", postOtlpTraces],
   ["/api/otel/v1/traces", postNativeTraces],
   ["/v1/traces", postNativeTraces],

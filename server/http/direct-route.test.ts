@@ -1,10 +1,12 @@
 // The adapters the request gate serves ingestion's OTLP doors with, over real HTTP: the route sees the
 // request's method, address, headers and body; the body limit answers 413 on the same connection; a route
-// that throws, or headers the Fetch standard refuses, answer JSON errors.
+// that throws, or headers the Fetch standard refuses, answer JSON errors; and the table of doors the gate serves
+// names the same functions as their route.ts files.
 import http from "node:http";
 import net from "node:net";
 import zlib from "node:zlib";
 import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { readBody } from "./body.ts";
 import { serveDirect, type TRouteFunction } from "./direct-route.ts";
@@ -46,6 +48,17 @@ function rawExchange(port: number, request: string, until: RegExp): Promise<stri
     socket.on("close", () => resolve(got));
   });
 }
+
+describe("the doors the gate serves", () => {
+  it("are served by the very POST function each one's route.ts exports", async () => {
+    const { DIRECT_POSTS } = await import("../startup.ts");
+    expect(DIRECT_POSTS.size).toBeGreaterThan(0);
+    for (const [path, route] of DIRECT_POSTS) {
+      const file = await import(/* @vite-ignore */ fileURLToPath(new URL(`../../app${path}/route.ts`, import.meta.url)));
+      expect(file.POST, path).toBe(route);
+    }
+  });
+});
 
 describe("serving a route without Next.js", () => {
   it("hands the route the request's method, address, headers and inflated body, and writes its answer", async () => {

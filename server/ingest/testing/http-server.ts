@@ -2,9 +2,7 @@
 // the network without a Next.js build: the production server's request gate serves these doors the same way.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { toWebRequest, writeWebResponse } from "../../http/direct-route.ts";
-
-type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+import { toWebRequest, writeWebResponse, type TRouteFunction } from "../../http/direct-route.ts";
 
 export interface Exchange {
   path: string;
@@ -22,7 +20,7 @@ export interface TestServer {
 }
 
 /** Routes: exact path → handler (POST). */
-export async function startHandlerServer(routes: Record<string, Handler>): Promise<TestServer> {
+export async function startHandlerServer(routes: Record<string, TRouteFunction>): Promise<TestServer> {
   const exchanges: Exchange[] = [];
   const server = http.createServer(async (req, res) => {
     try {
