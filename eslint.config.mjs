@@ -22,6 +22,12 @@ export default tseslint.config(
     },
   },
   {
+    // Console links prefetch on intent, not on sight (components/ui/link.tsx says why).
+    files: ["app/**/*.tsx", "components/**/*.tsx"],
+    ignores: ["components/ui/link.tsx"],
+    rules: { "no-restricted-imports": ["error", { paths: [{ name: "next/link", message: "Use Link from @/components/ui/link.tsx: it prefetches on hover or focus, not on sight." }] }] },
+  },
+  {
     // Only *.queries.ts (and the database, job and SQL-only ingestion layers) touch the database.
     files: ["server/**/*.ts"],
     ignores: ["server/**/*.queries.ts", "server/db/**", "server/jobs/**", "server/**/*.test.ts", "server/**/testing/**", "server/**/*.child.ts"],

@@ -1,6 +1,6 @@
 // Unknown addresses and records that do not exist: a page in the console's look with a way back.
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/ui/link.tsx";
 
 export const metadata: Metadata = { title: "Page not found · Reprise" };
 

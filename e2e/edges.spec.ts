@@ -26,3 +26,22 @@ test("an unknown address shows a not-found page with navigation; the favicon loa
   await expect(page.getByRole("heading", { name: "Datasets" })).toBeVisible();
   expect(failures).toEqual([]);
 });
+
+test("console links fetch their page when pointed at, not when they come into view", async ({ page }) => {
+  await signIn(page);
+  const fetched: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("_rsc=")) fetched.push(new URL(request.url()).pathname);
+  });
+  await page.goto("/traces");
+  await expect(page.getByRole("heading", { name: "Traces" })).toBeVisible();
+  // Every link of the sidebar and the list is in view; none of their pages may be rendered for it.
+  await page.waitForLoadState("networkidle");
+  expect(fetched).toEqual([]);
+  const datasets = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Datasets" });
+  const prefetch = page.waitForRequest((request) => request.url().includes("/datasets?_rsc="));
+  await datasets.hover();
+  await prefetch;
+  await datasets.click();
+  await expect(page.getByRole("heading", { name: "Datasets" })).toBeVisible();
+});

@@ -2,7 +2,7 @@
 // The first-run form, then the first API key (shown once) with a quickstart that has this server's address
 // and the key filled in. The page waits for the first trace and opens the trace list when it arrives.
 import { useMutation, useQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import { Link } from "@/components/ui/link.tsx";
 import { useEffect, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button.tsx";
 import { CopyButton } from "@/components/ui/copy-button.tsx";

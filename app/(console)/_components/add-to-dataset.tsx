@@ -2,7 +2,7 @@
 // "Add to dataset" for one trace (the trace page) or a selection (the trace list): lists the datasets of the
 // traces' trace functions and adds to the chosen one, saying what was added, already there, or skipped.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
+import { Link } from "@/components/ui/link.tsx";
 import { useState } from "react";
 import { Button } from "@/components/ui/button.tsx";
 import { Dialog } from "@/components/ui/dialog.tsx";

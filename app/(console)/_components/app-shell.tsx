@@ -1,7 +1,7 @@
 "use client";
 // The console frame: a sidebar on wide screens, a scrollable top bar on narrow ones.
 import { useMutation } from "@tanstack/react-query";
-import Link from "next/link";
+import { Link } from "@/components/ui/link.tsx";
 import { usePathname } from "next/navigation";
 import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button.tsx";

@@ -1,7 +1,7 @@
 "use client";
 // What to do when there is nothing yet: how to send a first trace (SDK or OpenTelemetry Collector),
 // with this server's address as the browser reached it.
-import Link from "next/link";
+import { Link } from "@/components/ui/link.tsx";
 import { useEffect, useState } from "react";
 
 export function FirstTraceGuide() {

@@ -4,7 +4,7 @@
 // by polling the function's replays until one with that name appears, then its progress. docs/console.md
 // "Replays".
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import { Link } from "@/components/ui/link.tsx";
 import { useState } from "react";
 import { Card, CardHeader } from "@/components/ui/card.tsx";
 import { CopyButton } from "@/components/ui/copy-button.tsx";

@@ -2,7 +2,7 @@
 // The Assertions page: the most recently written assertions, grouped by trace function,
 // with a trace function filter (kept in the URL) and cursor paging; edit and archive in place.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import { Link } from "@/components/ui/link.tsx";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { Button } from "@/components/ui/button.tsx";

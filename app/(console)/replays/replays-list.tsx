@@ -1,7 +1,7 @@
 "use client";
 // The Replays page: experiments newest first with status, trace function and counts.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import { Link } from "@/components/ui/link.tsx";
 import { useState } from "react";
 import { Badge, type BadgeTone } from "@/components/ui/badge.tsx";
 import { Button } from "@/components/ui/button.tsx";

@@ -4,7 +4,7 @@
 // X selects; with a selection, A and R (and the buttons) act on every selected assertion. The filters live in the
 // URL (?fn=&category=&assignee=), so a filtered queue can be reloaded and shared. docs/api/console.md.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
+import { Link } from "@/components/ui/link.tsx";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useState } from "react";
 import { Badge } from "@/components/ui/badge.tsx";

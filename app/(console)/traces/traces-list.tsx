@@ -3,7 +3,7 @@
 // reload or a shared link shows the same page), a total count, input/output previews, and the labelling
 // queue over everything the filter matches.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import { Link } from "@/components/ui/link.tsx";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { Button } from "@/components/ui/button.tsx";

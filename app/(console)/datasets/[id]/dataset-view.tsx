@@ -2,7 +2,7 @@
 // One dataset: its member traces a page at a time (remove), adding traces found by search (any age), its
 // graders (assign, remove) and a grader re-run with a progress bar polled until it finishes.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
+import { Link } from "@/components/ui/link.tsx";
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button.tsx";
 import { Card, CardHeader } from "@/components/ui/card.tsx";

@@ -1,6 +1,6 @@
 // A dataset re-run's per-trace results: each trace with the label every grader of the run now holds on
 // it (the reason on hover), shown for the active run or, after it finished, the newest one.
-import Link from "next/link";
+import { Link } from "@/components/ui/link.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
 import type { RouterOutputs } from "@/components/trpc/types.ts";
 

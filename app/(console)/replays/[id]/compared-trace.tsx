@@ -1,6 +1,6 @@
 // One side of a comparison: a trace's headline numbers (with deltas on the replay side), its outline, its
 // assertion verdicts and its grader labels.
-import Link from "next/link";
+import { Link } from "@/components/ui/link.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
 import { cn } from "@/components/ui/cn.ts";
 import { formatDuration, formatNumber } from "@/components/ui/format.ts";

@@ -2,7 +2,7 @@
 // The experiment report (docs/api/replay.md, "Experiment report"): totals, the change against the originals,
 // each grader's pass rate and each approved assertion's results with evidence links to the spans.
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import { Link } from "@/components/ui/link.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Card, CardHeader } from "@/components/ui/card.tsx";
 import { FactGrid } from "@/components/ui/fact-grid.tsx";

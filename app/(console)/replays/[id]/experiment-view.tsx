@@ -2,7 +2,7 @@
 // One replay: the run's facts, then each item's original and replay(s) side by side: root outputs with a
 // line diff, outlines, duration and token deltas, assertion verdicts and grader labels. Items load a page at a time.
 import { useInfiniteQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import { Link } from "@/components/ui/link.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { Card, CardHeader } from "@/components/ui/card.tsx";
 import { formatDateTime } from "@/components/ui/format.ts";

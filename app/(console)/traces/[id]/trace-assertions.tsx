@@ -1,7 +1,7 @@
 "use client";
 // The trace's assertions on its page: list, add, edit, archive. A replay trace without
 // assertions of its own shows its original's, which are edited on the original.
-import Link from "next/link";
+import { Link } from "@/components/ui/link.tsx";
 import { useState } from "react";
 import { Button } from "@/components/ui/button.tsx";
 import { Card, CardHeader } from "@/components/ui/card.tsx";

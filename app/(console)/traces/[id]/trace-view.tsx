@@ -1,7 +1,7 @@
 "use client";
 // The trace page: metadata and verdicts, the span tree with the span panel beside it on wide screens
 // (below it on narrow ones), then assertions, grader labels and the trace's metadata.
-import Link from "next/link";
+import { Link } from "@/components/ui/link.tsx";
 import { useEffect, useState } from "react";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Card, CardHeader } from "@/components/ui/card.tsx";

@@ -3,7 +3,7 @@
 // same writes as POST /api/sdk/traces/labels/human), clear, approve/reject an agent verdict, and keyboard
 // shortcuts P (pass), F (fail), N (next trace of the list, skipping this one).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
+import { Link } from "@/components/ui/link.tsx";
 import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/button.tsx";
 import { Card, CardHeader } from "@/components/ui/card.tsx";

@@ -2,7 +2,7 @@
 // The labelling queue: every trace the list's filter matches, one at a time. P / F record pass / fail with
 // the note and advance; in the note, Ctrl+Enter records pass and Ctrl+Shift+Enter fail, Escape leaves it
 // (letters typed there are text, never verdicts); N skips, U undoes the last verdict. docs/console.md.
-import Link from "next/link";
+import { Link } from "@/components/ui/link.tsx";
 import { useSearchParams } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button.tsx";

@@ -2,7 +2,7 @@
 // One trace of the labelling queue: what it is, its current verdict with who recorded it, and its root
 // span's input and output. The next trace is fetched ahead so advancing shows it at once.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
+import { Link } from "@/components/ui/link.tsx";
 import { useEffect } from "react";
 import { Card, CardHeader } from "@/components/ui/card.tsx";
 import { formatDateTime } from "@/components/ui/format.ts";

@@ -1,7 +1,7 @@
 "use client";
 // One experiment group: its name, notes and graders, and its experiments newest first.
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import { Link } from "@/components/ui/link.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { formatDateTime } from "@/components/ui/format.ts";
 import { PageHeader } from "@/components/ui/page-header.tsx";
