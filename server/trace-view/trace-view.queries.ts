@@ -4,15 +4,19 @@ import type { DbClient } from "../db/client.ts";
 import { raw, sql, uuidArray } from "../db/sql.ts";
 import { fromAggregateJson, SPAN_AGGREGATE_COLUMNS, spanAggregates, type TTraceSpanAggregateRow } from "../traces/traces.queries.ts";
 
-/** A span's columns the waterfall shows (spanTimingSelect plus instrumentation, source and the final flag). */
+/**
+ * A span's columns the waterfall shows (spanTimingSelect plus instrumentation, source and the final flag);
+ * times in milliseconds since the epoch, since 30,000 Dates for a 10,000-span trace cost the server's thread
+ * more than everything else it does with them (bench/README.md, "Session 11").
+ */
 export interface TWaterfallSpanRow {
   id: string;
   parentSpanId: string | null;
   name: string;
   type: string;
-  startedAt: Date | null;
-  endedAt: Date | null;
-  createdAt: Date;
+  startedAt: number | null;
+  endedAt: number | null;
+  createdAt: number;
   durationMs: number | null;
   inputTokens: number | null;
   outputTokens: number | null;
@@ -50,8 +54,7 @@ function toWaterfallRow(values: unknown[]): TWaterfallSpanRow {
     number | null, number | null, string | null, string | null, unknown, boolean, boolean, string | null, string | null, boolean,
   ];
   return {
-    id, parentSpanId, name, type, startedAt: startedAt === null ? null : new Date(startedAt), endedAt: endedAt === null ? null : new Date(endedAt),
-    createdAt: new Date(createdAt), durationMs, inputTokens, outputTokens, cachedTokens, totalTokens, model, error, errors, mocked,
+    id, parentSpanId, name, type, startedAt, endedAt, createdAt, durationMs, inputTokens, outputTokens, cachedTokens, totalTokens, model, error, errors, mocked,
     contentOffBySimulationPlan, instrumentation, source, isFinal,
   };
 }

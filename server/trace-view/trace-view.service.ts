@@ -42,13 +42,15 @@ export async function getTraceWithWaterfall(db: Database, organizationId: string
 }
 
 function toWaterfall(rows: q.TWaterfallSpanRow[]): { spans: TWaterfallSpan[]; totalMs: number } {
-  const starts = rows.flatMap((r) => (r.startedAt ? [r.startedAt.getTime()] : []));
-  const origin = starts.length ? Math.min(...starts) : 0;
-  const ends = rows.flatMap((r) => {
-    const end = r.endedAt?.getTime() ?? (r.startedAt && r.durationMs !== null ? r.startedAt.getTime() + r.durationMs : null);
-    return end === null ? [] : [end];
-  });
-  const totalMs = ends.length ? Math.max(0, Math.max(...ends) - origin) : 0;
+  let origin = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const r of rows) {
+    if (r.startedAt !== null && r.startedAt < origin) origin = r.startedAt;
+    const end = r.endedAt ?? (r.startedAt !== null && r.durationMs !== null ? r.startedAt + r.durationMs : null);
+    if (end !== null && end > last) last = end;
+  }
+  if (origin === Number.POSITIVE_INFINITY) origin = 0;
+  const totalMs = last === Number.NEGATIVE_INFINITY ? 0 : Math.max(0, last - origin);
   const spans: TWaterfallSpan[] = [];
   const visit = (node: TreeNode<q.TWaterfallSpanRow>, depth: number) => {
     spans.push(toWaterfallSpan(node, depth, origin));
@@ -60,13 +62,13 @@ function toWaterfall(rows: q.TWaterfallSpanRow[]): { spans: TWaterfallSpan[]; to
 
 function toWaterfallSpan(node: TreeNode<q.TWaterfallSpanRow>, depth: number, origin: number): TWaterfallSpan {
   const r = node.row;
-  const durationMs = r.durationMs ?? (r.startedAt && r.endedAt ? Math.max(0, r.endedAt.getTime() - r.startedAt.getTime()) : null);
+  const durationMs = r.durationMs ?? (r.startedAt !== null && r.endedAt !== null ? Math.max(0, r.endedAt - r.startedAt) : null);
   return {
     id: r.id,
     name: r.name,
     type: r.type,
     depth,
-    offsetMs: r.startedAt ? r.startedAt.getTime() - origin : null,
+    offsetMs: r.startedAt !== null ? r.startedAt - origin : null,
     durationMs,
     tokens: spanTokens(r),
     model: r.model,

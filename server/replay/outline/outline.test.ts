@@ -40,6 +40,15 @@ describe("span trees", () => {
     expect(forest.map((n) => n.row.id)).toEqual(["root", "p"]);
     expect(forest[1].children.map((n) => n.row.id)).toEqual(["q"]);
   });
+
+  it("orders rows timed in epoch milliseconds as it orders Dates; a span that is its own parent is a root", () => {
+    const rows = [row("c2", "root", 30), row("root", null, 0), row("c1", "root", 10), row("tie-b", "root", 10, { createdAt: at(5) }), row("self", "self", 3)];
+    const asNumbers = rows.map((r) => ({ ...r, startedAt: r.startedAt!.getTime(), createdAt: r.createdAt.getTime() }));
+    const shape = (forest: ReturnType<typeof buildForest<{ id: string; parentSpanId: string | null; startedAt: Date | number | null; createdAt: Date | number }>>) =>
+      forest.map((n) => [n.row.id, n.children.map((c) => c.row.id)]);
+    expect(shape(buildForest(asNumbers))).toEqual(shape(buildForest(rows)));
+    expect(shape(buildForest(rows))).toEqual([["root", ["c1", "tie-b", "c2"]], ["self", []]]);
+  });
 });
 
 describe("outlines", () => {
