@@ -8,7 +8,8 @@ import NextLink from "next/link";
 import { useRouter } from "next/navigation";
 import type { ComponentProps } from "react";
 
-export function Link({ href, onMouseEnter, onFocus, onTouchStart, ...props }: ComponentProps<typeof NextLink>) {
+/** Next.js's Link without its `prefetch` choice: these always prefetch on intent. */
+export function Link({ href, onMouseEnter, onFocus, onTouchStart, ...props }: Omit<ComponentProps<typeof NextLink>, "prefetch">) {
   const router = useRouter();
   const prefetch = () => {
     if (typeof href === "string" && href.startsWith("/")) router.prefetch(href);

@@ -101,6 +101,7 @@ describe("the built server's edges", () => {
     // 9 MB sent chunked: refused by counting as it arrives, and the answer still reaches the client (on a
     // connection of its own: the server may close it before the client has sent everything).
     const tooLarge = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      let answered = false;
       const req = http.request(
         { host: "127.0.0.1", port, method: "POST", path: "/api/sdk/otel/v1/traces", agent: false, headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" } },
         (res) => {
@@ -110,7 +111,6 @@ describe("the built server's edges", () => {
           res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
         },
       );
-      let answered = false;
       // Writes after the answer may find the connection closed.
       req.on("error", (error) => (answered ? undefined : reject(error)));
       const chunk = Buffer.alloc(1 << 20, 0x20);
