@@ -32,13 +32,16 @@ export class AppError extends Error {
   readonly issues?: ValidationIssue[];
   /** Seconds; sent as Retry-After (429, 503). */
   readonly retryAfter?: number;
+  /** Extra fields of the REST error body, e.g. the existing resource's id on a conflict (`existingId`). */
+  readonly fields?: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, details?: { issues?: ValidationIssue[]; retryAfter?: number; cause?: unknown }) {
+  constructor(code: ErrorCode, message: string, details?: { issues?: ValidationIssue[]; retryAfter?: number; cause?: unknown; fields?: Record<string, string> }) {
     super(message, { cause: details?.cause });
     this.name = "AppError";
     this.code = code;
     this.issues = details?.issues;
     this.retryAfter = details?.retryAfter;
+    this.fields = details?.fields;
   }
 
   get httpStatus(): number {

@@ -140,6 +140,8 @@ export const ZGraderLabel = z.object({
   graderId: z.string(),
   graderName: z.string().nullable(),
   graderStatus: z.string(),
+  /** The grader's version that produced this label (docs/graders.md, "History"). */
+  graderVersion: z.number().int().positive(),
   label: z.boolean().nullable(),
   labelReason: z.string().nullable(),
   failureDiagnostic: z.string().nullable(),

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestOrg, useTestDatabase, type TestOrg } from "../../../test/harness.ts";
 import { decodeExportResponse, decodeStatus } from "../../../proto/otlp.ts";
 import { sql } from "../../db/sql.ts";
-import { upsertGrader } from "../../graders/graders.service.ts";
-import { ZUpsertGraderBody } from "../../graders/graders.schemas.ts";
+import { createGrader } from "../../graders/graders.service.ts";
+import { ZSaveGraderBody } from "../../graders/graders.schemas.ts";
 import { startWorkers, type Workers } from "../../workers.ts";
 import { decideSimPlan } from "../../sim-plan/sim-plan.service.ts";
 import { getSpanTree } from "../../replay/span-tree/span-tree.service.ts";
@@ -156,7 +156,7 @@ describe("native OpenTelemetry door", () => {
 
   it("is idempotent on retries; a late span amends a completed trace and live graders re-run once", async () => {
     const o = await createTestOrg(db(), "amend");
-    const grader = (await upsertGrader(db(), o.organizationId, ZUpsertGraderBody.parse({ traceFunctionKey: "amend-svc", name: "says 4", kind: "rule", config: { target: { kind: "output" }, check: { op: "contains", value: "4" } } }))).grader;
+    const grader = (await createGrader(db(), o.organizationId, { userId: null, via: "rest" }, ZSaveGraderBody.parse({ traceFunctionKey: "amend-svc", name: "says 4", kind: "rule", config: { target: { kind: "output" }, check: { op: "contains", value: "4" } } }))).grader;
     const worker: Workers = await startWorkers(db(), { pollIntervalMs: 100, maintenanceIntervalSeconds: 1 });
     try {
       const { traceId, root, chat } = chatTrace();
