@@ -54,6 +54,7 @@ describe("graders API", () => {
     expect(history.versions.map((v) => v.version)).toEqual([2, 1]);
     expect(history.versions[0]).toMatchObject({
       summary: "config.check.value: 140 → 99999",
+      changes: [{ path: "config.check.value", before: "140", after: "99999" }],
       author: { userId: org.userId, name: org.email, via: "rest", tool: null },
       definition: { config: { check: { value: 99999 } } },
     });

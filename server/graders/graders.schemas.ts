@@ -69,6 +69,8 @@ export const ZGraderVersion = z.object({
   }),
   author: ZGraderAuthor,
   summary: z.string(),
+  /** Each field that differs from the version before, as JSON text (null where absent); empty for version 1. */
+  changes: z.array(z.object({ path: z.string(), before: z.string().nullable(), after: z.string().nullable() })),
   revertedFrom: z.number().int().nullable(),
   createdAt: z.string(),
 });

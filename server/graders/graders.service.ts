@@ -5,7 +5,7 @@
 import type { Database, DbClient } from "../db/client.ts";
 import { AppError, notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
-import { describeChanges } from "./grader-changes.ts";
+import { changedFields, describeChanges } from "./grader-changes.ts";
 import * as q from "./graders.queries.ts";
 import type { GraderDefinition, GraderRow } from "./graders.queries.ts";
 import type { TGrader, TGraderAuthor, TGraderVersion, TSaveGraderBody, TSaveGraderResponse } from "./graders.schemas.ts";
@@ -58,8 +58,8 @@ export async function createGrader(db: Database, organizationId: string, actor: 
     const row = await q.insertGraderRow(tx, organizationId, newId(), def);
     if (!row) {
       const existing = await q.findGraderIdByName(tx, organizationId, def.traceFunctionKey, def.name);
-      throw new AppError("conflict", `A grader named "${def.name}" already exists for trace function "${def.traceFunctionKey}" (id ${existing?.id}); ` +
-        "nothing was written. To change it, edit it by id (POST /api/sdk/graders with \"id\").", { fields: existing ? { existingId: existing.id } : {} });
+      throw new AppError("conflict", `A grader named "${def.name}" already exists for trace function "${def.traceFunctionKey}" (id ${existing?.id}); nothing was written.`,
+        { fields: existing ? { existingId: existing.id } : {} });
     }
     await writeVersion(tx, organizationId, row.id, actor, { ...def, version: 1, summary: "Created", revertedFrom: null });
     return { grader: toGraderResponse(row), created: true, changed: true, previousVersion: null };
@@ -123,11 +123,13 @@ export async function findGraderVersions(db: Database, organizationId: string, i
   const rows = await q.findGraderVersionRows(db, organizationId, grader.id);
   return {
     graderId: grader.id,
-    versions: rows.map((r) => ({
+    versions: rows.map((r, i) => ({
       version: r.version,
       definition: { ...definitionOf(r), kind: r.kind as TGrader["kind"], status: r.status as TGrader["status"], config: r.config as Record<string, unknown> },
       author: { userId: r.authorUserId, name: r.author ? (r.author.name || r.author.email) : null, via: r.authorVia as TGraderAuthor["via"], tool: r.authorTool },
       summary: r.summary,
+      // rows are newest first: the version before this one is the next row.
+      changes: rows[i + 1] ? changedFields(definitionOf(rows[i + 1]), definitionOf(r)).map((c) => ({ path: c.path, before: c.before ?? null, after: c.after ?? null })) : [],
       revertedFrom: r.revertedFrom,
       createdAt: r.createdAt.toISOString(),
     })),

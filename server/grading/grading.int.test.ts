@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";
 import { createSpan, createTrace } from "../../test/factories.ts";
 import { sql } from "../db/sql.ts";
-import { createGrader } from "../graders/graders.service.ts";
+import { createGrader, updateGrader } from "../graders/graders.service.ts";
 import { ZSaveGraderBody } from "../graders/graders.schemas.ts";
 import { gradeTrace } from "./grading.service.ts";
 import { startWorkers, type Workers } from "../workers.ts";
@@ -167,6 +167,17 @@ describe("live grading", () => {
     expect(rule(after).label).toBe(false);
     expect(rule(after).id).toBe(rule(before).id);
     expect(rule(after).evaluatedAt!.getTime()).toBeGreaterThan(rule(before).evaluatedAt!.getTime());
+  });
+
+  it("a grader label names the grader version that produced it", async () => {
+    const traceId = await traceWithSpans("completed", "refund approved");
+    await gradeTrace(db(), org.organizationId, traceId, [graders.notLive]);
+    const v1 = (await labelsOf(traceId)).find((l) => l.graderId === graders.notLive)!;
+    expect(v1).toMatchObject({ graderVersion: 1, label: true });
+    const edit = ZSaveGraderBody.parse({ traceFunctionKey: FN, name: "manual only", kind: "rule", config: { target: { kind: "output" }, check: { op: "contains", value: "never said" } } });
+    expect((await updateGrader(db(), org.organizationId, { userId: org.userId, via: "console" }, graders.notLive, edit)).grader.version).toBe(2);
+    await gradeTrace(db(), org.organizationId, traceId, [graders.notLive]);
+    expect((await labelsOf(traceId)).find((l) => l.graderId === graders.notLive)).toMatchObject({ graderVersion: 2, label: false });
   });
 
   it("grading reads only the caller's graders (another organization's grader id is ignored)", async () => {

@@ -5,7 +5,7 @@ import { findGraderVersions, findGraders, getGrader, saveGrader } from "../../gr
 import { parseWith } from "../../http/define-route.ts";
 import { zId, zText } from "../args.ts";
 import { composeInstructions, parseInstructions, type TGraderFields } from "../grader-fields.ts";
-import { graderLine, graderSavedText } from "../render/graders.ts";
+import { graderSavedText } from "../render/graders.ts";
 import { defineTool, toolError } from "../tool.ts";
 
 export const saveGraderTool = defineTool({

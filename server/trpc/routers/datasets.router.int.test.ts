@@ -77,12 +77,12 @@ describe("console dataset and grader procedures", () => {
     expect((await caller.datasets.get({ id: first.id })).dataset.description).toBe("edited");
 
     const rule = { traceFunctionKey: "answer", name: "live rule", kind: "rule" as const, config: { check: { op: "noErrors" } } };
-    const grader = await caller.graders.create(rule);
+    const { grader } = await caller.graders.create(rule);
     await expect(caller.graders.create({ ...rule, config: { check: { op: "maxDurationMs", value: 1 } } }))
-      .rejects.toMatchObject({ code: "CONFLICT", message: 'A grader named "live rule" already exists for trace function "answer".' });
+      .rejects.toMatchObject({ code: "CONFLICT", message: `A grader named "live rule" already exists for trace function "answer" (id ${grader.id}); nothing was written.` });
     expect((await caller.graders.list({})).find((g) => g.id === grader.id)?.config).toMatchObject({ check: { op: "noErrors" } });
     // Another organization may use the same names.
-    expect((await theirCaller.graders.create(rule)).id).not.toBe(grader.id);
+    expect((await theirCaller.graders.create(rule)).grader.id).not.toBe(grader.id);
   });
 
   it("lists a dataset's members a page at a time, most recently added first, however old the traces", async () => {

@@ -13,6 +13,7 @@ import { FaithfulBadge, KindBadge, StatusBadge } from "../trace-badges.tsx";
 import { AddToDatasetButton } from "../../_components/add-to-dataset.tsx";
 import { SpanPanel } from "./span-panel.tsx";
 import { TraceAssertions } from "./trace-assertions.tsx";
+import { VerdictHistory } from "./verdict-history.tsx";
 import { VerdictPanel } from "./verdict-panel.tsx";
 import { Waterfall } from "./waterfall.tsx";
 import { FactGrid } from "@/components/ui/fact-grid.tsx";
@@ -60,6 +61,7 @@ export function TraceView({ id }: { id: string }) {
         <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
           <TraceAssertions data={query.data} />
           <GraderLabels labels={query.data.graderLabels} />
+          <VerdictHistory traceId={trace.id} />
           {Object.keys(trace.metadata).length > 0 || trace.contexts.length > 0 ? (
             <Card className="min-w-0">
               <CardHeader title="Trace metadata" />
@@ -124,7 +126,7 @@ function GraderLabels({ labels }: { labels: TraceData["graderLabels"] }) {
           {labels.map((l) => (
             <li key={l.graderId} className="space-y-1 px-4 py-2.5">
               <div className="flex items-center justify-between gap-2">
-                <span className="font-medium">{l.graderName ?? l.graderId}</span>
+                <span className="font-medium">{l.graderName ?? l.graderId} <span className="text-xs font-normal text-zinc-500">version {l.graderVersion}</span></span>
                 {l.label === null ? <Badge tone="warn">errored</Badge> : <Badge tone={l.label ? "pass" : "fail"}>{l.label ? "pass" : "fail"}</Badge>}
               </div>
               {l.labelReason ? <p className="text-xs text-zinc-600">{l.labelReason}</p> : null}
