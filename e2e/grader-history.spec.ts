@@ -2,10 +2,67 @@
 // an explicit edit by id is a new version; the Graders page shows the history with the change as a diff and
 // reverts it as one more version. The trace page lists every verdict, who decided it and when, replaced ones
 // kept and marked. Desktop and phone.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { checkAtBothSizes, DESKTOP, E2E, expect, signIn, test } from "./fixtures.ts";
 import { seedTrace } from "./seed.ts";
 
 const FN = "history-checkout";
+const AGENT_FN = "history-refunds";
+const HUMAN = "Fail when the reply promises a refund the policy does not allow.";
+
+// Each journey signs in, drives a dialog and runs axe at two sizes: more than the default minute on a busy machine.
+test.describe.configure({ timeout: 180_000 });
+
+/** One tool call through the official MCP client, as an agent's plugin makes it. */
+async function agentTool(name: string, args: Record<string, unknown>) {
+  const client = new Client({ name: "e2e-agent", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${E2E.baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${E2E.apiKey}` } } }));
+  try {
+    const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+    return r.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
+  } finally {
+    await client.close();
+  }
+}
+
+test("an agent's save_grader on a person's judge is a version marked as the agent's; the person sees the diff and reverts", async ({ page }) => {
+  await page.setViewportSize(DESKTOP);
+  await signIn(page);
+  await page.goto("/graders");
+  await page.getByRole("button", { name: "New grader" }).click();
+  const form = page.getByRole("dialog", { name: "New grader" });
+  await form.getByLabel("Name").fill("refund promises");
+  await form.getByLabel("Trace function").fill(AGENT_FN);
+  await form.getByLabel("Kind").selectOption("llm_judge");
+  await form.getByLabel("Instructions").fill(HUMAN);
+  await form.getByRole("button", { name: "Create grader" }).click();
+  // Without a judge model configured the form warns once before saving.
+  const anyway = form.getByRole("button", { name: "Save anyway" });
+  if (await anyway.isVisible()) await anyway.click();
+  await expect(form).toBeHidden();
+
+  const text = await agentTool("save_grader", { traceFunctionKey: AGENT_FN, name: "refund promises", evaluationFocus: "Updated grader" });
+  expect(text).toContain("Updated grader refund promises to version 2, recorded as this agent's change.");
+  expect(text).toContain(`The previous version 1 (by ${E2E.email} in the console`);
+
+  await page.reload();
+  await page.getByRole("button", { name: "History of refund promises" }).click();
+  const history = page.getByRole("dialog", { name: "History of refund promises" });
+  const v2 = history.getByRole("listitem", { name: "Version 2" });
+  await expect(v2).toContainText("agent");
+  await expect(v2).toContainText(`An agent through save_grader (key of ${E2E.email})`);
+  const diff = v2.getByRole("group", { name: "Changes in version 2" });
+  await expect(diff).toContainText(`- ${HUMAN}`);
+  await expect(diff).toContainText("+ Evaluation focus: Updated grader");
+  await expect(history.getByRole("listitem", { name: "Version 1" })).toContainText(`${E2E.email} in the console`);
+  await history.getByRole("button", { name: "Revert to version 1" }).click();
+  await history.getByRole("button", { name: "Confirm revert" }).click();
+  await expect(history.getByRole("listitem", { name: "Version 3" })).toContainText("Reverted to version 1: config.instructions edited");
+  await history.getByRole("button", { name: "Close" }).click();
+  await expect(page.getByText(`“${HUMAN}”`)).toBeVisible();
+});
 
 test("a grader's history shows who changed what as a diff, and a revert restores the person's limit", async ({ page, api }) => {
   const rule = { traceFunctionKey: FN, name: "checkout is fast", kind: "rule", config: { check: { op: "maxDurationMs", value: 140 } } };
