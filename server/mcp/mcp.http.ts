@@ -11,7 +11,7 @@ import { AppError } from "../errors.ts";
 import { readBody } from "../http/body.ts";
 import { errorResponse, json } from "../http/responses.ts";
 import { assertInputText } from "../shared/input-text.ts";
-import { createMcpServer } from "./server.ts";
+import { createMcpServer, flagNonObjectArguments } from "./server.ts";
 import { closeSession, isLiveSession, issueSessionId } from "./sessions.ts";
 
 const SESSION_HEADER = "mcp-session-id";
@@ -74,7 +74,7 @@ export async function postMcp(request: Request): Promise<Response> {
     const headers = new Headers(request.headers);
     headers.set("accept", "application/json, text/event-stream");
     headers.set("content-type", "application/json");
-    const answer = await transport.handleRequest(new Request(request.url, { method: "POST", headers }), { parsedBody: message });
+    const answer = await transport.handleRequest(new Request(request.url, { method: "POST", headers }), { parsedBody: flagNonObjectArguments(message) });
     if (!eventStream) await server.close();
     const out = new Headers(answer.headers);
     if (sessionId !== undefined) out.set(SESSION_HEADER, sessionId);
