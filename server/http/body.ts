@@ -5,6 +5,7 @@ import zlib from "node:zlib";
 import type { Readable } from "node:stream";
 import { promisify } from "node:util";
 import { AppError } from "../errors.ts";
+import { decodeUtf8Text } from "../shared/input-text.ts";
 
 /** Decompressed request body ceiling (docs/api.md, "Common rules": Bodies). */
 export const MAX_BODY_BYTES = 8_000_000;
@@ -142,8 +143,9 @@ function readNodeRaw(stream: Readable, limit: number): Promise<Buffer> {
 /** Parses a JSON body; bad JSON is a 400 with a message a person can act on. */
 export function parseJson(body: Buffer): unknown {
   if (body.length === 0) return undefined;
+  const text = decodeUtf8Text(body, "body");
   try {
-    return JSON.parse(body.toString("utf8"));
+    return JSON.parse(text);
   } catch (error) {
     throw new AppError("invalid_json", `The request body is not valid JSON: ${(error as Error).message}`);
   }

@@ -10,7 +10,7 @@ import { getDb } from "../db.ts";
 import { AppError } from "../errors.ts";
 import { readBody } from "../http/body.ts";
 import { errorResponse, json } from "../http/responses.ts";
-import { assertInputText } from "../shared/input-text.ts";
+import { assertInputText, decodeUtf8Text } from "../shared/input-text.ts";
 import { createMcpServer, flagNonObjectArguments } from "./server.ts";
 import { closeSession, isLiveSession, issueSessionId } from "./sessions.ts";
 
@@ -53,8 +53,9 @@ export async function postMcp(request: Request): Promise<Response> {
   try {
     const { db, auth, apiKey } = await authenticate(request);
     let message: unknown;
+    const text = decodeUtf8Text(await readBody(request), "body");
     try {
-      message = JSON.parse((await readBody(request)).toString("utf8"));
+      message = JSON.parse(text);
     } catch (error) {
       if (error instanceof AppError) throw error;
       return rpcError(400, -32700, "Parse error: the body must be one JSON-RPC message or a batch of them.");
