@@ -40,10 +40,10 @@ export function PendingCard({ a, focused, selected, onToggle, onFocus, editing, 
             {editing ? <EditForm a={a} onDone={onEditDone} /> : (
               <>
                 <p className="font-medium text-zinc-900">{a.assertion}</p>
-                <p className="flex flex-wrap items-center gap-1.5 text-xs text-zinc-600" aria-label="What will be judged">
+                <div className="flex flex-wrap items-center gap-1.5 text-xs text-zinc-600" role="group" aria-label="What will be judged">
                   <span>Judged on</span><Badge>{describeTarget(a.targetOnEvaluatedTrace)}</Badge>
                   <span>by</span>{check ? <Badge tone="accent">{check}</Badge> : <span>a person or the LLM judge (no check)</span>}
-                </p>
+                </div>
                 {a.passCriteria ? <p className="text-xs text-zinc-600">Passes when {a.passCriteria}</p> : null}
                 {a.failCriteria ? <p className="text-xs text-zinc-600">Fails when {a.failCriteria}</p> : null}
               </>
