@@ -55,13 +55,17 @@ export function ReviewQueue() {
   // Undoing an edit restores the version it replaced (the newest one kept); the undo is itself kept as a version.
   const revert = useMutation(trpc.assertions.revert.mutationOptions());
   const undoEdit = async (id: string) => {
-    const history = await queryClient.fetchQuery(trpc.assertions.history.queryOptions({ assertionId: id }, { staleTime: 0 }));
-    const last = history.versions[0];
-    if (!last) return;
-    await revert.mutateAsync({ assertionId: id, version: last.version });
-    setUndoable(null);
-    setStatus("Undid the edit: the assertion says what it said before.");
-    await Promise.all([invalidate(), queryClient.invalidateQueries({ queryKey: trpc.assertions.pathKey() })]);
+    try {
+      const history = await queryClient.fetchQuery(trpc.assertions.history.queryOptions({ assertionId: id }, { staleTime: 0 }));
+      const last = history.versions[0];
+      if (!last) return;
+      await revert.mutateAsync({ assertionId: id, version: last.version });
+      setUndoable(null);
+      setStatus("Undid the edit: the assertion says what it said before.");
+      await Promise.all([invalidate(), queryClient.invalidateQueries({ queryKey: trpc.assertions.pathKey() })]);
+    } catch (e) {
+      setStatus(`The edit was not undone: ${(e as Error).message}`);
+    }
   };
   const items = queue.data?.assertions ?? [];
   const current = items[Math.min(cursor, items.length - 1)];
@@ -147,7 +151,9 @@ export function ReviewQueue() {
                   setEditing(null);
                   if (!saved) return;
                   setStatus("Saved the edit; the assertion still awaits a decision.");
-                  setUndoable({ id: saved.id });
+                  // Only an edit that changed something kept a version to go back to.
+                  const fields = ["assertion", "passCriteria", "failCriteria", "targetOnEvaluatedTrace", "check"] as const;
+                  setUndoable(fields.some((k) => JSON.stringify(a[k]) !== JSON.stringify(saved[k])) ? { id: saved.id } : null);
                   await Promise.all([invalidate(), queryClient.invalidateQueries({ queryKey: trpc.assertions.pathKey() })]);
                 }} />
             </li>
