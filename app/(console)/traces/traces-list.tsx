@@ -150,8 +150,8 @@ export function TracesList() {
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-sm text-zinc-600" aria-live="polite" data-testid="trace-count">
           {list.data ? (list.data.total === 0 ? "No traces" : `${formatNumber(first + 1)}–${formatNumber(first + list.data.traces.length)} of ${formatNumber(list.data.total)} trace${list.data.total === 1 ? "" : "s"}`) : "\u00a0"}
-          {announced ? <span className="ml-2 font-medium text-accent-700 dark:text-accent-300">· {announced}</span> : null}
         </p>
+        <p role="status" className="mr-auto text-sm font-medium text-accent-700 dark:text-accent-300">{announced}</p>
         {list.data && list.data.total > 0 ? (
           <Link href={queueHref} className="inline-flex h-9 items-center rounded-md bg-accent-600 px-3.5 text-sm font-medium text-on-accent hover:bg-accent-700">
             Label these {formatNumber(list.data.total)} in a queue
