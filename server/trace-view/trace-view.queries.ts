@@ -132,7 +132,7 @@ export function selectRootOutputs(db: DbClient, organizationId: string, traceIds
 }
 
 /**
- * The live console's poll (docs/console.md, "Live lists and pages"): when the organization's newest trace was
+ * The live console's poll (docs/api/console.md, "Live lists and pages"): when the organization's newest trace was
  * created, and when the watched traces (those a page shows, at most 100) last changed, as PostgreSQL text at
  * full precision. One statement and two index reads, whatever the organization's size: the first entry of
  * traces' (organization_id, created_at DESC) index, and one primary-key probe per watched trace (LATERAL …

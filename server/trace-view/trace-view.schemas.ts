@@ -19,5 +19,5 @@ export type TConsoleTraceListInput = z.output<typeof ZConsoleTraceListInput>;
 export const ZTraceIdInput = z.object({ id: ZUuid });
 export const ZSpanInput = z.object({ traceId: ZUuid, spanId: ZUuid });
 
-/** The live poll: the traces a page shows (docs/console.md, "Live lists and pages"). */
+/** The live poll: the traces a page shows (docs/api/console.md, "Live lists and pages"). */
 export const ZTraceChangesInput = z.object({ traceIds: z.array(ZUuid).max(100).default([]) });

@@ -1,5 +1,5 @@
 "use client";
-// Keeps the trace list and the trace page live (docs/console.md, "Live lists and pages"): every interval the
+// Keeps the trace list and the trace page live (docs/api/console.md, "Live lists and pages"): every interval the
 // page asks traces.changes, one cheap statement, and reads its data again only when the answer differs from
 // the `live` that its last read returned. No request while the tab is hidden (TanStack Query's default).
 import { useQuery } from "@tanstack/react-query";

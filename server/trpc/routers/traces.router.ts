@@ -39,7 +39,7 @@ export const tracesRouter = router({
     .query(({ ctx, input }) => findTraceQueue(ctx.db, ctx.auth.organizationId, consoleFilters(input))),
 
   /**
-   * The live poll of the trace list and the trace page: one cheap statement (docs/console.md, "Live lists and
+   * The live poll of the trace list and the trace page: one cheap statement (docs/api/console.md, "Live lists and
    * pages"); a page compares the answer with the `live` its last read returned.
    */
   changes: protectedProcedure.input(ZTraceChangesInput).query(({ ctx, input }) => findTraceChanges(ctx.db, ctx.auth.organizationId, input.traceIds)),
