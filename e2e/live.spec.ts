@@ -42,6 +42,8 @@ function recordCalls(page: Page) {
 }
 
 test.describe("live console", () => {
+  // The journeys wait on polls; a loaded machine makes the sign-in slow as well.
+  test.describe.configure({ timeout: 120_000 });
   test("a trace sent over REST appears in the open list and turns from pending to completed, without a reload or a busy poll", async ({ page, api }) => {
     const fn = `live-list-${randomUUID().slice(0, 8)}`;
     await signIn(page);

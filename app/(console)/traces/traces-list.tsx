@@ -135,7 +135,7 @@ export function TracesList() {
         </label>
         {filters.kind === undefined ? (
           <label className="flex h-9 items-center gap-2 text-xs font-medium text-zinc-600">
-            <input type="checkbox" checked={filters.includeReplays} onChange={(e) => setFilter("replays", e.target.checked ? "1" : "")} />
+            <input type="checkbox" defaultChecked={filters.includeReplays} onChange={(e) => setFilter("replays", e.target.checked ? "1" : "")} />
             Include replays
           </label>
         ) : null}

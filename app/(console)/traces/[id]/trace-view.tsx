@@ -64,7 +64,7 @@ export function TraceView({ id }: { id: string }) {
           <div className="min-w-0"><Facts data={query.data} /></div>
           <VerdictPanel data={query.data} />
         </div>
-        <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
+        <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
           <Card aria-label="Spans" className="min-w-0">
             <CardHeader title="Spans" description="Click a span to see its content. Bars show when each span ran within the trace." />
             <Waterfall spans={waterfall.spans} totalMs={waterfall.totalMs} selectedId={selected} onSelect={setSpanId} />
