@@ -4,11 +4,14 @@ import crypto from "node:crypto";
 import { getEnv } from "../env.ts";
 import { AppError } from "../errors.ts";
 import { readClientInfo } from "../http/client-address.ts";
+import { logger } from "../logger.ts";
 import { errorResponse, json } from "../http/responses.ts";
 import { artifactBytes, findArtifact, goArtifacts, sdkArtifacts, type TArtifact } from "./artifacts.ts";
 import { decodeModulePath, goInfo, goModulePath, goVersion } from "./go-module.ts";
 import { sdkInstall, type TSdkInstall } from "./install-commands.ts";
 import { serverVersion } from "./sources.ts";
+
+export type { TSdkInstall };
 
 type TParams = { params: Promise<Record<string, string | string[]>> };
 
@@ -20,9 +23,17 @@ function originOf(headers: Headers, url: string): string {
   return `${client.secure ? "https" : "http"}://${client.host ?? new URL(url).host}`;
 }
 
-/** The download addresses and install commands for the client of a page render (the setup page). */
-export function sdkInstallFor(headers: Headers): TSdkInstall {
-  return sdkInstall(originOf(headers, "http://localhost"));
+/**
+ * The download addresses and install commands for the client of a page render (the setup page); null, logged,
+ * when the SDKs' sources cannot be read (a deployment without sdks/), so the page still renders.
+ */
+export function sdkInstallFor(headers: Headers): TSdkInstall | null {
+  try {
+    return sdkInstall(originOf(headers, "http://localhost"));
+  } catch (error) {
+    logger.warn("the SDK downloads are unavailable", { error });
+    return null;
+  }
 }
 
 /** The catch-all's segments as one path ("a/b/c"); Next.js hands an array, a test may hand a string. */
