@@ -21,7 +21,7 @@ export function buildNpmTarball(): Buffer {
     );
   }
   const files = [
-    ...listFiles(dir, (rel) => rel === "package.json" || rel === "README.md" || rel === "LICENSE", () => true),
+    ...listFiles(dir, (rel) => /^(package\.json|README\.md|LICENSE)$/.test(rel), () => true),
     ...under("dist", listFiles(path.join(dir, "dist"), (rel) => rel !== BUILD_STAMP)),
   ];
   return gzip(tar(under("package", files)));

@@ -49,6 +49,17 @@ describe("the SDKs a server hands out", () => {
     expect(read("sdks/go/payloads.go")).toMatch(new RegExp(`Version\\s+= "${version}"`));
   });
 
+  it("the READMEs' install commands name this version's files", () => {
+    const docs = [`docs/sdk-downloads.md`, ...["", "sdks/typescript/", "sdks/python/", "sdks/ruby/", "sdks/go/"].map((d) => `${d}README.md`)];
+    for (const doc of docs) {
+      const text = fs.readFileSync(path.join(root, doc), "utf8");
+      const files = [...text.matchAll(/\/sdk\/(?:typescript|python|ruby)\/(reprise(?:[-_]sdk)?-(\d[\w.-]*?)(?:-py3-none-any\.whl|\.tar\.gz|\.tgz|\.gem))/g)];
+      const modules = [...text.matchAll(/github\.com\/reprise\/reprise\/sdks\/go@v(\d[\w.-]*)/g)];
+      expect(files.length + modules.length, `${doc} shows an install command`).toBeGreaterThan(0);
+      for (const m of [...files.map((f) => f[2]), ...modules.map((g) => g[1])]) expect(m, doc).toBe(version);
+    }
+  });
+
   it("GET /sdk names every file and the install commands for the address the client used", async () => {
     const response = await getSdkIndex(request("/sdk", { host: "reprise.example:8080" }));
     expect(response.status).toBe(200);
@@ -180,7 +191,7 @@ describe("the SDKs a server hands out", () => {
     const { status, bytes } = await download(`/sdk/typescript/reprise-sdk-${version}.tgz`);
     expect(status).toBe(200);
     const names = run("tar", ["-tzf", save("sdk.tgz", bytes)]).trim().split("\n");
-    expect(names).toEqual(expect.arrayContaining(["package/package.json", "package/README.md", "package/dist/esm/index.js", "package/dist/cjs/index.js", "package/dist/esm/index.d.ts"]));
+    expect(names).toEqual(expect.arrayContaining(["package/package.json", "package/dist/esm/index.js", "package/dist/cjs/index.js", "package/dist/esm/index.d.ts", "package/README.md"]));
     expect(names.every((n) => n.startsWith("package/") && !n.includes(".build-fingerprint") && !n.includes("/src/"))).toBe(true);
   });
 });

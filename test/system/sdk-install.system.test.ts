@@ -36,10 +36,13 @@ describe("installing each SDK from a running Reprise", () => {
     return output;
   }
 
-  /** The trace id a script printed as `{"traceId": "…"}` on its last line reads back completed under its function. */
+  /**
+   * The trace id a script printed as `{"traceId": "…"}` reads back completed under its function (the output holds
+   * stderr too, so the line is found rather than taken last).
+   */
   async function expectRecorded(output: string, traceFunction: string, spanCount: number): Promise<void> {
-    const last = output.trim().split("\n").at(-1) ?? "";
-    const { traceId } = JSON.parse(last) as { traceId: string };
+    const line = output.split("\n").find((l) => /^\{"traceId": ?"/.test(l)) ?? "";
+    const { traceId } = JSON.parse(line) as { traceId: string };
     expect(traceId).toMatch(/^[0-9a-f-]{36}$/);
     const res = await fetch(`${baseUrl}/api/sdk/traces/${traceId}`, { headers: { Authorization: `Bearer ${apiKey}` } });
     expect(res.status).toBe(200);
@@ -132,8 +135,6 @@ describe("installing each SDK from a running Reprise", () => {
     const fn = `go-install-${Date.now()}`;
     const { code, output } = await runToEnd("go", ["run", "."], { cwd: app, env: { ...sdkEnv(fn), ...env } });
     expect(code, output).toBe(0);
-    // go run's stdout and stderr arrive together here; the quickstart's result is its only JSON line.
-    const line = output.split("\n").find((l) => l.startsWith('{"traceId"')) ?? "";
-    await expectRecorded(line, fn, 3);
+    await expectRecorded(output, fn, 3);
   });
 });
