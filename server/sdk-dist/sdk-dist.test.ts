@@ -54,7 +54,7 @@ describe("the SDKs a server hands out", () => {
     for (const doc of docs) {
       const text = fs.readFileSync(path.join(root, doc), "utf8");
       const files = [...text.matchAll(/\/sdk\/(?:typescript|python|ruby)\/(reprise(?:[-_]sdk)?-(\d[\w.-]*?)(?:-py3-none-any\.whl|\.tar\.gz|\.tgz|\.gem))/g)];
-      const modules = [...text.matchAll(/github\.com\/reprise\/reprise\/sdks\/go@v(\d[\w.-]*)/g)];
+      const modules = [...text.matchAll(/go get github\.com\/reprise\/reprise\/sdks\/go@v(\d[\w.-]*)/g)];
       expect(files.length + modules.length, `${doc} shows an install command`).toBeGreaterThan(0);
       for (const m of [...files.map((f) => f[2]), ...modules.map((g) => g[1])]) expect(m, doc).toBe(version);
     }
