@@ -1,4 +1,6 @@
+import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
+import { sdkInstallFor } from "@/server/sdk-dist/sdk-dist.http.ts";
 import { DATABASE_OUTAGE, getServerCaller, isBadInput, readUnlessOutage } from "@/server/trpc/rsc.ts";
 import { DatabaseOutage } from "@/components/ui/database-outage.tsx";
 import { SetupFlow } from "./setup-flow.tsx";
@@ -31,7 +33,7 @@ export default async function SetupPage({ searchParams }: { searchParams: Promis
           <p className="text-2xl font-semibold tracking-tight text-zinc-900">Reprise</p>
           <p className="mt-1 text-sm text-zinc-500">Record, replay and judge your LLM apps.</p>
         </div>
-        {status.codeValid ? <SetupFlow code={code} /> : <MissingCode given={code !== ""} />}
+        {status.codeValid ? <SetupFlow code={code} sdk={sdkInstallFor(await headers())} /> : <MissingCode given={code !== ""} />}
       </div>
     </main>
   );
