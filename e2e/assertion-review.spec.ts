@@ -20,26 +20,28 @@ test("the Assertions page lists approved assertions by default, each state on de
     { assertion: "awaiting a reviewer", approvalState: "pending" },
   ]);
 
+  test.setTimeout(180_000);
   await signIn(page);
   await page.goto(`/assertions?fn=${FN}`);
+  const state = page.getByRole("combobox", { name: "State", exact: true });
   const group = page.getByRole("region", { name: `Assertions of ${FN}` });
   const rows = group.getByRole("listitem");
-  await expect(page.getByLabel("State")).toHaveValue("approved");
+  await expect(state).toHaveValue("approved");
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toHaveAccessibleName("Assertion: judged on every replay");
   await expect(rows.first()).toContainText("Approved");
   await expect(group).toContainText("1 approved shown");
   await expect(page.getByText("turned down by a reviewer")).toHaveCount(0);
-  await expect(page.getByLabel("State").locator("option:checked")).toHaveText("Approved (1)");
+  await expect(state.locator("option:checked")).toHaveText("Approved (1)");
 
-  await page.getByLabel("State").selectOption("rejected");
+  await state.selectOption("rejected");
   await expect(page).toHaveURL(new RegExp(`/assertions\\?fn=${FN}&state=rejected$`));
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toHaveAccessibleName("Assertion: turned down by a reviewer");
   await expect(rows.first()).toContainText("Rejected");
   await expect(page.getByText("judged on every replay")).toHaveCount(0);
 
-  await page.getByLabel("State").selectOption("all");
+  await state.selectOption("all");
   await expect(rows).toHaveCount(3);
   await expect(group.getByRole("listitem", { name: "Assertion: judged on every replay" })).toContainText("Approved");
   await expect(group.getByRole("listitem", { name: "Assertion: turned down by a reviewer" })).toContainText("Rejected");
@@ -59,6 +61,7 @@ test("a review card shows the check with the trace's context; E edits the check,
     ],
   });
   const [id] = await saveAssertions(api, traceId, [{ assertion: "greets the customer in French", targetOnEvaluatedTrace: { kind: "output" }, check: { op: "contains", value: "refund" }, approvalState: "pending" }]);
+  test.setTimeout(240_000);
   const stored = async () => {
     const res = await api.get(`/api/sdk/traces/${traceId}/assertions?includeUnapproved=true`);
     return ((await res.json()).assertions as { id: string; check: unknown; approvalState: string }[]).find((a) => a.id === id)!;

@@ -8,6 +8,7 @@ import { seedTrace } from "./seed.ts";
 const FN = "queue-undo-note";
 
 test("a key pressed while the queue loads is refused visibly; undo keeps the typed note", async ({ page, api }) => {
+  test.setTimeout(180_000);
   for (let i = 1; i <= 3; i++) {
     await seedTrace(api, { traceFunctionKey: FN, name: `Undo question ${i}`, spans: [{ name: FN, startMs: 0, endMs: 100, input: [`undo question ${i}`], output: `answer ${i}` }] });
   }
@@ -22,7 +23,10 @@ test("a key pressed while the queue loads is refused visibly; undo keeps the typ
   let release = () => {};
   const held = new Promise<void>((resolve) => { release = resolve; });
   await page.route(/traces\.queue/, async (route) => { await held; await route.continue(); });
+  // The snapshot is asked for once the page is interactive (hydrated, its keys listened to).
+  const asked = page.waitForRequest(/traces\.queue/);
   await page.goto(`/traces/queue?fn=${FN}`);
+  await asked;
   await expect(page.getByText("Building the queue")).toBeVisible();
   await page.keyboard.press("p");
   const refused = page.getByText("The queue is still loading: “P” did nothing");

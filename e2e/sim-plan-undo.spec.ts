@@ -7,6 +7,7 @@ import { seedTrace } from "./seed.ts";
 const FN = "plan-undo";
 
 test("a sim plan toggle, with what it cascaded, is undone with one click", async ({ page, api }) => {
+  test.setTimeout(180_000);
   await seedTrace(api, {
     traceFunctionKey: FN,
     name: "Plan undo",

@@ -41,14 +41,14 @@ export function AssertionsBrowser() {
       <div className="flex flex-wrap items-end gap-3" role="search" aria-label="Filter assertions">
         <label className="w-64 text-xs font-medium text-zinc-600">
           Trace function
-          <Select className="mt-1" value={traceFunctionKey ?? ""} onChange={(e) => setParam("fn", e.target.value)}>
+          <Select className="mt-1" aria-label="Trace function" value={traceFunctionKey ?? ""} onChange={(e) => setParam("fn", e.target.value)}>
             <option value="">All</option>
             {(keys.data ?? []).map((k) => <option key={k} value={k}>{k}</option>)}
           </Select>
         </label>
         <label className="w-56 text-xs font-medium text-zinc-600">
           State
-          <Select className="mt-1" value={state} onChange={(e) => setParam("state", e.target.value === "approved" ? "" : e.target.value)}>
+          <Select className="mt-1" aria-label="State" value={state} onChange={(e) => setParam("state", e.target.value === "approved" ? "" : e.target.value)}>
             {STATES.map(([s, label]) => (
               <option key={s} value={s}>{label}{counts ? ` (${s === "all" ? counts.approved + counts.pending + counts.rejected : counts[s]})` : ""}</option>
             ))}

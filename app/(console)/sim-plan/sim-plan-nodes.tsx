@@ -46,7 +46,7 @@ export function SimPlanNodes() {
   for (const n of nodes.data) groups.set(n.traceFunctionKey, [...(groups.get(n.traceFunctionKey) ?? []), n]);
   return (
     <div className="space-y-6">
-      <div className="sticky top-0 z-10 flex min-h-9 flex-wrap items-center gap-2 bg-white py-1 text-sm" role="group" aria-label="Last change">
+      <div className="flex min-h-9 flex-wrap items-center gap-2 text-sm" role="group" aria-label="Last change">
         <span role="status" aria-live="polite" className="text-zinc-700">{change?.text ?? status}</span>
         {change ? (
           <Button size="sm" variant="secondary" disabled={restore.isPending} onClick={() => restore.mutate({ decisions: change.previous })}>Undo</Button>
