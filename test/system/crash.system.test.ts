@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error -- plain ESM script without types
-import { nextStartCommand } from "../../scripts/start.mjs";
+import { serverCommand } from "../../scripts/start.mjs";
 import { spanPayload } from "../../server/ingest/testing/payloads.ts";
 import { createEmptyPostgresDatabase } from "../harness.ts";
 import { buildApp, freePort, stopProcessGroup, waitHealthy } from "./server-process.ts";
@@ -20,7 +20,7 @@ const API_KEY = `rp_crash_${randomUUID().replace(/-/g, "")}`;
 const CLIENTS = 6;
 
 function start(port: number, env: Record<string, string>): ChildProcess {
-  const [node, args] = nextStartCommand(port, env) as [string, string[]];
+  const [node, args] = serverCommand(env) as [string, string[]];
   return spawn(node, args, {
     cwd: root,
     detached: true,
