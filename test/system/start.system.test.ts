@@ -54,7 +54,7 @@ describe("starting the server", () => {
   async function firstAnswer(url: string, check: (res: Response) => Promise<boolean> | boolean = () => true): Promise<Response> {
     const deadline = Date.now() + 120_000;
     for (;;) {
-      const res = await fetch(url, { signal: AbortSignal.timeout(5_000) }).catch(() => null);
+      const res = await fetch(url, { signal: AbortSignal.timeout(30_000) }).catch(() => null);
       if (res && (await check(res.clone()))) return res;
       if (Date.now() > deadline) throw new Error(`no answer from ${url}`);
       await new Promise((r) => setTimeout(r, 250));
@@ -74,15 +74,15 @@ describe("starting the server", () => {
       ["/mcp", { method: "POST", body: "{}" }],
       ["/v1/traces", { method: "POST", body: "{}", headers: { "content-type": "application/json" } }],
     ] as const) {
-      const res = await fetch(`${base}${url}`, { ...init, signal: AbortSignal.timeout(5_000) });
+      const res = await fetch(`${base}${url}`, { ...init, signal: AbortSignal.timeout(30_000) });
       expect(res.status, url).toBe(503);
       expect(Number(res.headers.get("retry-after")), url).toBeGreaterThan(0);
       expect(await res.json(), url).toMatchObject({ code: "service_unavailable" });
     }
-    const trpc = await fetch(`${base}/api/trpc/session.me`, { signal: AbortSignal.timeout(5_000) });
+    const trpc = await fetch(`${base}/api/trpc/session.me`, { signal: AbortSignal.timeout(30_000) });
     expect(trpc.status).toBe(503);
     expect((await trpc.json()).error.json.data).toMatchObject({ code: "SERVICE_UNAVAILABLE", appCode: "service_unavailable" });
-    const page = await fetch(`${base}/traces`, { signal: AbortSignal.timeout(5_000) });
+    const page = await fetch(`${base}/traces`, { signal: AbortSignal.timeout(30_000) });
     expect(page.status).toBe(503);
     expect(page.headers.get("content-type")).toMatch(/text\/html/);
     expect(await page.text()).toMatch(/Reprise is starting/);
