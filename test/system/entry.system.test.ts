@@ -58,7 +58,7 @@ function parseAnswer(data: Buffer): { answer: TRawAnswer; rest: Buffer } | null 
 /** A raw connection: write bytes exactly as given, read answers and whether the server closed the socket. */
 function connect(port: number) {
   const socket = net.connect(port, "127.0.0.1");
-  let data = Buffer.alloc(0);
+  let data: Buffer = Buffer.alloc(0);
   let closed = false;
   const waiters: Array<() => void> = [];
   const wake = () => waiters.splice(0).forEach((w) => w());
