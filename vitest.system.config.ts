@@ -11,6 +11,7 @@ const OWN_SERVER = [
   "test/system/crash.system.test.ts",
   "test/system/hardening.system.test.ts",
   "test/system/entry.system.test.ts",
+  "test/system/faults.system.test.ts",
 ];
 
 export default defineConfig({

@@ -1,5 +1,6 @@
 import { notFound, redirect } from "next/navigation";
-import { getServerCaller } from "@/server/trpc/rsc.ts";
+import { DATABASE_OUTAGE, getServerCaller, isBadInput, readUnlessOutage } from "@/server/trpc/rsc.ts";
+import { DatabaseOutage } from "@/components/ui/database-outage.tsx";
 import { SetupFlow } from "./setup-flow.tsx";
 
 export const metadata = { title: "Set up Reprise" };
@@ -10,7 +11,15 @@ export const dynamic = "force-dynamic";
 export default async function SetupPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const raw = (await searchParams).code;
   const code = (Array.isArray(raw) ? raw[0] : raw) ?? "";
-  const status = await (await getServerCaller()).setup.status({ code: code.slice(0, 200) });
+  const status = await readUnlessOutage(async () => {
+    const caller = await getServerCaller();
+    // A code the input rules refuse (a NUL, a lone surrogate) is simply not the code.
+    return caller.setup.status({ code: code.slice(0, 200) }).catch(async (error: unknown) => {
+      if (!isBadInput(error)) throw error;
+      return { needed: (await caller.setup.status()).needed, codeValid: false };
+    });
+  });
+  if (status === DATABASE_OUTAGE) return <DatabaseOutage />;
   if (!status.needed) {
     if (code) redirect("/sign-in");
     notFound();
