@@ -18,24 +18,6 @@ const DB_RETRY_FIRST_MS = 1_000;
 const DB_RETRY_MAX_MS = 15_000;
 
 /**
- * SQLSTATEs of a database that is there but not taking connections yet: 55000 (`ALLOW_CONNECTIONS false`,
- * "not currently accepting connections") and class 08 (connection exceptions). Worth waiting for at start-up
- * like an unreachable one.
- */
-function isNotAcceptingConnections(error: unknown): boolean {
-  for (let e = error, depth = 0; e && typeof e === "object" && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && (code === "55000" || code.startsWith("08"))) return true;
-  }
-  return false;
-}
-
-/** True for a start-up failure that waiting cures: the database is unreachable or not taking connections yet. */
-export function isWorthWaitingFor(error: unknown): boolean {
-  return isDatabaseUnavailable(error) || isNotAcceptingConnections(error);
-}
-
-/**
  * Migrates and creates the first organization, waiting for the database as long as it is unreachable or refuses
  * connections (a server started before its database, or during an outage, serves once the database is up
  * instead of exiting; docs/scaling.md). `onWaiting` hears of each failed attempt.
@@ -46,7 +28,8 @@ export async function prepareWhenReachable(onWaiting: (error: Error) => void): P
     try {
       return await prepareDatabase();
     } catch (error) {
-      if (!isWorthWaitingFor(error)) throw error;
+      // Unreachable, refusing connections (55000, class 08) or shutting down: the one classification of errors.ts.
+      if (!isDatabaseUnavailable(error)) throw error;
       onWaiting(error as Error);
       logger.warn(`database not reachable; retrying in ${delay / 1000} s`, { attempt, error: (error as Error).message });
       await new Promise((resolve) => setTimeout(resolve, delay));
