@@ -2,7 +2,8 @@
 // fresh nonce per request, which Next.js puts on its own scripts (every page renders per request, see
 // app/layout.tsx), so no other inline script runs; no framing; no referrer to other sites; no sniffing.
 // Runs on the Edge runtime, so it imports nothing from server/. The API, the agents' and OpenTelemetry
-// doors and the SDK downloads (/sdk, /go) are not matched: their guards live in server/http/request-gate.ts.
+// doors and the SDK downloads (/sdk, /go) are not matched: their guards live in the server entry
+// (server/http-server.ts, server/http/gate.ts).
 import { NextResponse, type NextRequest } from "next/server";
 
 /** The console's policy: scripts only from our origin with this request's nonce, never framed. */

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-// System tests run the real, built server as separate processes (`npm start`, `next start`).
+// System tests run the real, built server as separate processes (`npm start`, or the server entry it runs).
 // scripts/test.mjs runs them after the other stages; they build the app first when needed.
 // Suites that only need a running server share one (test/system/shared-server.ts); the start-up and scale-out
 // suites start their own.
@@ -10,6 +10,7 @@ const OWN_SERVER = [
   "test/system/scale-out.system.test.ts",
   "test/system/crash.system.test.ts",
   "test/system/hardening.system.test.ts",
+  "test/system/entry.system.test.ts",
   "test/system/faults.system.test.ts",
 ];
 

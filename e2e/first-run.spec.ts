@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { checkAtBothSizes, DESKTOP, E2E, expect, test } from "./fixtures.ts";
 // @ts-expect-error: a plain ES module without types
-import { nextStartCommand } from "../scripts/start.mjs";
+import { serverCommand } from "../scripts/start.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const port = E2E.port + 1;
@@ -19,7 +19,7 @@ let server: ChildProcess;
 let printedUrl: string;
 
 test.beforeAll(async () => {
-  const [node, args] = nextStartCommand(port, {}) as [string, string[]];
+  const [node, args] = serverCommand({}) as [string, string[]];
   server = spawn(node, args, {
     cwd: root,
     env: { ...process.env, PORT: String(port), REPRISE_DATA_DIR: dataDir, DATABASE_URL: "", NODE_ENV: "production", REPRISE_LOG_LEVEL: "warn", NEXT_TELEMETRY_DISABLED: "1" },

@@ -1,49 +1,14 @@
-// `npm start`: build when the sources changed since the last build, then serve with `next start`.
-// Migrations and first-run setup happen inside the server process (instrumentation.ts).
-import fs from "node:fs";
-import path from "node:path";
-import crypto from "node:crypto";
-import { spawn, spawnSync } from "node:child_process";
-import { ensureGenerated } from "./ensure-generated.mjs";
+// `npm start`: build when the sources changed since the last build (`npm run build`'s counts), then serve the
+// built app with the server entry (dist/server.mjs, built from server/main.ts). Migrations and first-run setup
+// happen inside the server process, which answers while it waits for its database.
+import { spawn } from "node:child_process";
+import { build, isBuilt, root, serverEntry } from "./build.mjs";
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
-const fingerprintFile = path.join(root, ".next", "reprise-build-fingerprint");
-const SOURCES = ["app", "components", "server", "prisma", "proto", "instrumentation.ts", "middleware.ts", "next.config.mjs", "package-lock.json", "postcss.config.mjs"];
-
-/** Size and mtime of every source file: cheap, and changes whenever a file does. */
-function fingerprint() {
-  const hash = crypto.createHash("sha256");
-  const walk = (p) => {
-    if (!fs.existsSync(p)) return;
-    const st = fs.statSync(p);
-    if (st.isDirectory()) {
-      if (p.endsWith(`${path.sep}generated`)) return;
-      for (const name of fs.readdirSync(p).sort()) walk(path.join(p, name));
-    } else if (!/\.test\.tsx?$/.test(p)) {
-      hash.update(`${path.relative(root, p)}:${st.size}:${st.mtimeMs}\n`);
-    }
-  };
-  for (const s of SOURCES) walk(path.join(root, s));
-  return hash.digest("hex");
-}
-
-// Our lockfile omits registry URLs (npm config here), which Next.js mistakes for a broken lockfile
-// and tries to "patch" over the network on every build.
-process.env.NEXT_IGNORE_INCORRECT_LOCKFILE ??= "1";
-process.env.NEXT_TELEMETRY_DISABLED ??= "1";
-
-/** Builds the app unless the last build is of the current sources. Returns false if the build failed. */
-export function ensureBuilt({ stdio = "inherit" } = {}) {
-  ensureGenerated();
-  const current = fingerprint();
-  const built = fs.existsSync(fingerprintFile) ? fs.readFileSync(fingerprintFile, "utf8") : "";
-  if (current === built && fs.existsSync(path.join(root, ".next", "BUILD_ID"))) return true;
-  console.error("reprise: building the app (first start, or sources changed)…");
-  const result = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, stdio });
-  if (result.status !== 0) return false;
-  fs.writeFileSync(fingerprintFile, current);
-  return true;
+/** Builds the app unless the last build (`npm run build`'s or ours) is of the current sources. False if the build failed. */
+export async function ensureBuilt({ stdio = "inherit" } = {}) {
+  if (isBuilt()) return true;
+  console.error("reprise: building the app (first start, or sources changed; several minutes on a small machine)…");
+  return build({ stdio });
 }
 
 /**
@@ -59,27 +24,30 @@ export function serverNodeFlags(env = process.env) {
 }
 
 /**
- * Environment the server process adds to its own. glibc's malloc gives each thread that allocates an arena
+ * Environment the server process adds to its own. NODE_ENV is the server's mode (the entry sets it too, but a
+ * package loaded before it reads it as it was). glibc's malloc gives each thread that allocates an arena
  * of its own and keeps what was freed in it (zlib inflates request bodies on libuv's four threads); two
  * arenas kept the server on the embedded database ~40 MB smaller under sustained ingestion at the same
  * throughput (bench/README.md, "PGlite's memory"). A value the user sets wins.
  */
 export function serverEnv(env = process.env) {
-  return { MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? "2" };
+  return { MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? "2", NODE_ENV: "production" };
 }
 
-/** The command that serves the built app (used by tests that start several instances, and the benchmark). */
-export function nextStartCommand(port, env = process.env) {
-  return [process.execPath, [...serverNodeFlags(env), nextBin, "start", "-p", String(port)]];
+/**
+ * The command that serves the built app on `port`: the server entry with the V8 flags above (tests that start
+ * several instances, Playwright and the benchmark run it). The server reads its port from PORT, so pass that too.
+ */
+export function serverCommand(env = process.env) {
+  return [process.execPath, [...serverNodeFlags(env), serverEntry]];
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  if (!ensureBuilt()) process.exit(1);
+  if (!(await ensureBuilt())) process.exit(1);
   // `--build-only`: build when needed and stop (tests that start several servers build once first).
   if (process.argv.includes("--build-only")) process.exit(0);
   const port = process.env.PORT || "3000";
-  const [node, args] = nextStartCommand(port);
-  // PORT goes to the server too: it prints the first-run address with it (server/startup.ts).
+  const [node, args] = serverCommand();
   const child = spawn(node, [...args, ...process.argv.slice(2)], { cwd: root, stdio: "inherit", env: { ...process.env, ...serverEnv(), PORT: port } });
   for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
   child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

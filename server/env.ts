@@ -88,3 +88,13 @@ export function getEnv(): TEnv {
 export function resetEnvCache(): void {
   cached = undefined;
 }
+
+/**
+ * Next.js and React choose their production or development build from NODE_ENV when they are loaded, which
+ * `next start` and `next dev` set themselves: the server entry (server/main.ts) sets it before loading Next.js.
+ */
+export function setNodeEnv(mode: "development" | "production"): void {
+  // Not `process.env.NODE_ENV = …`: Next.js's build replaces that expression by a string in its bundles.
+  Object.assign(process.env, { NODE_ENV: mode });
+  cached = undefined;
+}

@@ -1,5 +1,5 @@
 // Every route of the route tree (app/**/route.ts, listed from the files, so a new route is covered without
-// editing this test) against a catalogue of bad inputs: each must answer a JSON 4xx and write nothing
+// editing this test) and every door the server entry serves (server/doors.ts) against a catalogue of bad inputs: each must answer a JSON 4xx and write nothing
 // (docs/api.md, "Errors" and "Text and nesting rules"). Route handlers are called in-process.
 import fs from "node:fs";
 import path from "node:path";
@@ -9,6 +9,8 @@ import { raw, sql } from "../server/db/sql.ts";
 import { signIn } from "../server/auth/sessions/sessions.service.ts";
 import { SignInLimiter } from "../server/auth/sessions/sign-in-limiter.ts";
 import type { RouteSpec } from "../server/http/define-route.ts";
+import { routeMethods } from "../server/http/methods.http.ts";
+import { DOORS } from "../server/doors.ts";
 import { MAX_INPUT_DEPTH } from "../server/shared/input-text.ts";
 import { toAppError } from "../server/http/responses.ts";
 import { spanPayload } from "../server/ingest/testing/payloads.ts";
@@ -25,20 +27,24 @@ type Handler = ((request: Request, context: { params: Promise<Record<string, str
 const root = path.resolve(__dirname, "..");
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
-/** app/**\/route.ts as URL templates ("/api/sdk/datasets/[id]") with their files. */
-function listRoutes(): Array<{ file: string; template: string }> {
-  const out: Array<{ file: string; template: string }> = [];
+type TRouteModule = Record<string, Handler | undefined>;
+
+/** app/**\/route.ts as URL templates ("/api/sdk/datasets/[id]") with their handlers, and the doors with theirs. */
+function listRoutes(): Array<{ template: string; load: () => Promise<TRouteModule> }> {
+  const out: Array<{ template: string; load: () => Promise<TRouteModule> }> = [];
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
       else if (entry.name === "route.ts") {
         const segments = path.relative(path.join(root, "app"), dir).split(path.sep).filter((s) => s && !/^\(.*\)$/.test(s));
-        out.push({ file: full, template: `/${segments.join("/")}` });
+        out.push({ template: `/${segments.join("/")}`, load: () => import(full) as Promise<TRouteModule> });
       }
     }
   };
   walk(path.join(root, "app"));
+  // A door answers the methods it does not declare as routeMethods does (server/http-server.ts).
+  for (const door of DOORS) out.push({ template: door.path, load: async () => routeMethods(door.methods) });
   return out.sort((a, b) => a.template.localeCompare(b.template));
 }
 
@@ -131,7 +137,7 @@ describe("every route refuses bad input with a JSON 4xx and writes nothing", () 
   });
 
   it.each(routes.map((r) => [r.template, r] as const))("%s", async (template, route) => {
-    const mod = (await import(route.file)) as Record<string, Handler | undefined>;
+    const mod = await route.load();
     const db = getDb();
     const org = await createTestOrg(db);
     const session = await signIn(db, new SignInLimiter(), { email: org.email, password: "correct horse battery" }, "127.0.0.1");

@@ -1,7 +1,7 @@
 // The ingestion benchmark: Reprise and a floor, side by side in one run on the same machine.
 //   npm run build && npx tsx bench/ingest/run.ts [--db both|postgres|pglite] [--seconds 60] [--warmup 3]
 //     [--concurrency 8] [--parts floor,reprise,big,trace10k] [--max-rate 13000] [--app-dir DIR] [--fresh-bodies]
-// Per database: the floor (bench/ingest/floor.ts) on a fresh database, then Reprise (`next start`) on
+// Per database: the floor (bench/ingest/floor.ts) on a fresh database, then Reprise (its server entry, dist/server.mjs) on
 // another fresh database, the same request bodies to both: a warm-up, then --seconds of sustained load
 // from --concurrency keep-alive connections. Then, on Reprise only: 8 MB requests at concurrency 8, and
 // one trace of 10,000 spans (its completion, and its console page in Chromium). Reports spans/s, the

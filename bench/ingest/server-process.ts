@@ -1,4 +1,4 @@
-// Starts the built app (`next start`) on a fresh database for the benchmark, and watches its memory.
+// Starts the built app (the server entry `npm start` runs, dist/server.mjs) on a fresh database for the benchmark, and watches its memory.
 import { spawn, type ChildProcess } from "node:child_process";
 // @ts-expect-error: a plain .mjs script without type declarations
 import { serverEnv, serverNodeFlags } from "../../scripts/start.mjs";
@@ -54,11 +54,13 @@ export interface RunningServer {
 }
 
 export async function startServer(root: string, port: number, storage: Storage): Promise<RunningServer> {
-  if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) throw new Error("No build in .next: run `npm run build` first.");
+  if (!fs.existsSync(path.join(root, ".next", "BUILD_ID")) || !fs.existsSync(path.join(root, "dist", "server.mjs"))) {
+    throw new Error("No build: run `npm run build` first.");
+  }
   // e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server.
-  // The server runs with the V8 flags and environment `npm start` gives it (scripts/start.mjs).
+  // The server entry `npm start` runs, with the V8 flags and environment it gives it (scripts/start.mjs).
   const nodeArgs = [...serverNodeFlags(storage.env), ...(process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean)];
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port)], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, path.join(root, "dist", "server.mjs")], {
     cwd: root,
     env: {
       ...process.env,

@@ -27,8 +27,8 @@ export function parseContentEncoding(header: string | null): Encoding {
   );
 }
 
-const tooLarge = () =>
-  new AppError("payload_too_large", `The request body exceeds ${MAX_BODY_BYTES} bytes after decompression.`);
+const tooLarge = (limit = MAX_BODY_BYTES) =>
+  new AppError("payload_too_large", `The request body exceeds ${limit} bytes after decompression.`);
 
 /** Reads, decompresses and size-checks a request body. */
 export async function readBody(request: Request, limit: number = MAX_BODY_BYTES): Promise<Buffer> {
@@ -75,7 +75,7 @@ async function decompress(raw: Buffer, encoding: Encoding, limit: number): Promi
     const zlibWrapped = raw.length >= 2 && (raw[0] & 0x0f) === 8 && ((raw[0] << 8) | raw[1]) % 31 === 0;
     return zlibWrapped ? await inflate(raw, options) : await inflateRaw(raw, options);
   } catch (error) {
-    if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") throw tooLarge();
+    if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") throw tooLarge(limit);
     throw new AppError("invalid_body_encoding", `The ${encoding} body is truncated or corrupt: ${(error as Error).message}`);
   }
 }
@@ -90,17 +90,24 @@ function outputChunkSize(compressedBytes: number): number {
 }
 
 /**
- * Where the request gate leaves Node's stream of a request it serves itself (server/http/direct-route.ts): the
- * body is read off it as Buffers, without the Web stream Next.js would wrap around it. A symbol from the global
- * registry, because the gate and the routes may be bundled apart.
+ * Where the server entry leaves Node's stream of a request a door serves (server/http/node-bridge.ts), with the
+ * door's body limit: the body is read off it as Buffers, without the Web stream Next.js would wrap around it. A
+ * symbol from the global registry, because the entry and Next.js's routes are bundled apart.
  */
 export const NODE_BODY = Symbol.for("reprise.nodeBody");
 
+/** Node's stream of a door's request and the door's body limit. */
+export interface TNodeBody {
+  stream: Readable;
+  limit: number;
+}
+
 async function readRaw(request: Request, limit: number): Promise<Buffer> {
+  const node = (request as Request & { [NODE_BODY]?: TNodeBody })[NODE_BODY];
+  if (node) limit = Math.min(limit, node.limit);
   const declared = Number(request.headers.get("content-length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
-  const node = (request as Request & { [NODE_BODY]?: Readable })[NODE_BODY];
-  if (node) return readNodeRaw(node, limit);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  if (node) return readNodeRaw(node.stream, limit);
   if (!request.body) return Buffer.alloc(0);
   const chunks: Buffer[] = [];
   let total = 0;
@@ -110,7 +117,7 @@ async function readRaw(request: Request, limit: number): Promise<Buffer> {
       const { done, value } = await reader.read();
       if (done) break;
       total += value.byteLength;
-      if (total > limit) throw tooLarge();
+      if (total > limit) throw tooLarge(limit);
       chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
     }
   } finally {
@@ -138,7 +145,7 @@ function readNodeRaw(stream: Readable, limit: number): Promise<Buffer> {
     };
     const onData = (chunk: Buffer) => {
       total += chunk.length;
-      if (total > limit) settle(tooLarge());
+      if (total > limit) settle(tooLarge(limit));
       else chunks.push(chunk);
     };
     const onEnd = () => settle(null);

@@ -2,11 +2,11 @@
 // REPRISE_TRUST_PROXY decides whether X-Forwarded-* are believed (docs/api/console.md, "Behind a proxy").
 //
 // Next.js hands route handlers no socket, and `next start` fills X-Forwarded-For/-Host/-Proto only when
-// the client did not send them, so a client could name any address: the request gate (request-gate.ts)
+// the client did not send them, so a client could name any address: the request gate (gate.ts, run by the server entry)
 // writes the socket's address into PEER_ADDRESS_HEADER and, when proxies are not trusted, drops the
 // client's X-Forwarded-* before Next.js sees the request.
 
-/** Written by the request gate (request-gate.ts) from the socket, over anything the client sent. */
+/** Written by the request gate (gate.ts, run by the server entry) from the socket, over anything the client sent. */
 export const PEER_ADDRESS_HEADER = "x-reprise-peer-address";
 export interface TClientInfo {
   /** The client's address: the socket's, or the first X-Forwarded-For entry when a proxy is trusted. */

@@ -58,7 +58,7 @@ type NextRouteContext = { params: Promise<Record<string, string | string[]>> };
 
 export function defineRoute<B extends BodySpec | undefined = undefined, TQuery = undefined, TParams = undefined>(
   options: RouteOptions<B, TQuery, TParams>,
-): (request: Request, context: NextRouteContext) => Promise<Response> {
+): TDefinedRoute {
   const encodeError = options.errors ?? jsonError;
   const route = async (request: Request, context: NextRouteContext): Promise<Response> => {
     const requestId = request.headers.get("x-request-id") ?? randomUUID();
@@ -78,7 +78,8 @@ export function defineRoute<B extends BodySpec | undefined = undefined, TQuery =
       return encodeError(toAppError(error, requestId), { request, requestId });
     }
   };
-  return Object.assign(route, { spec: { body: options.body, query: options.query, params: options.params, payloadFields: options.payloadFields } });
+  const spec: RouteSpec = { body: options.body, query: options.query, params: options.params, payloadFields: options.payloadFields, errors: encodeError };
+  return Object.assign(route, { spec });
 }
 
 /** What a route built by defineRoute reads (the bad-input catalogue test derives its cases from it). */
@@ -87,7 +88,12 @@ export interface RouteSpec {
   query?: z.ZodType;
   params?: z.ZodType;
   payloadFields?: readonly string[];
+  /** How the route writes its errors (the server entry writes its own refusals on a door with it too). */
+  errors?: ErrorEncoder;
 }
+
+/** A route function built by defineRoute, with what it reads. */
+export type TDefinedRoute = ((request: Request, context: NextRouteContext) => Promise<Response>) & { spec: RouteSpec };
 
 /** The JSON error body every REST route answers with. */
 export const jsonError: ErrorEncoder = (error, { requestId }) => errorResponse(error, requestId);

@@ -38,11 +38,12 @@ export function errorHeaders(error: AppError, requestId: string): Record<string,
   return headers;
 }
 
+/** The JSON error body: {"error", "code", "issues"?} and the error's own fields (a conflict's existing id). */
+export function errorBody(error: AppError): { error: string; code: string; issues?: AppError["issues"] } {
+  return { error: error.message, code: error.code, ...(error.issues ? { issues: error.issues } : {}), ...error.fields };
+}
+
 export function errorResponse(error: unknown, requestId: string): Response {
   const appError = toAppError(error, requestId);
-  const headers = errorHeaders(appError, requestId);
-  return json(
-    { error: appError.message, code: appError.code, ...(appError.issues ? { issues: appError.issues } : {}), ...appError.fields },
-    { status: appError.httpStatus, headers },
-  );
+  return json(errorBody(appError), { status: appError.httpStatus, headers: errorHeaders(appError, requestId) });
 }

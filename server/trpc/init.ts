@@ -7,6 +7,7 @@ import { AppError, toValidationIssues } from "../errors.ts";
 import { toAppError } from "../http/responses.ts";
 import type { TContext } from "./context.ts";
 import { isSameOriginRequest } from "./csrf.ts";
+import { trpcErrorData } from "./error-shape.ts";
 import { assertInputText } from "../shared/input-text.ts";
 
 const t = initTRPC.context<TContext>().create({
@@ -19,14 +20,7 @@ const t = initTRPC.context<TContext>().create({
     return {
       ...shape,
       message: hidden ? "Internal server error." : cause instanceof ZodError ? `Invalid input: ${issues?.[0]?.path ? `${issues[0].path}: ` : ""}${issues?.[0]?.message ?? ""}` : shape.message,
-      data: {
-        code: shape.data.code,
-        httpStatus: shape.data.httpStatus,
-        path: shape.data.path,
-        appCode: cause instanceof AppError ? cause.code : null,
-        retryAfter: cause instanceof AppError ? (cause.retryAfter ?? null) : null,
-        issues: issues ?? null,
-      },
+      data: trpcErrorData(shape.data.code, shape.data.httpStatus, shape.data.path, cause instanceof AppError ? cause : undefined, issues),
     };
   },
 });

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Reprise } from "../../sdks/typescript/src/client.ts";
 import { GET as getSimPlan, POST as postSimPlan } from "../../app/api/sdk/sim-plan/route.ts";
-import { POST as postOtlp } from "../../app/api/sdk/otel/v1/traces/route.ts";
+import { postOtlpTraces as postOtlp } from "../../server/ingest/otlp/otlp.http.ts";
 import { GET as getSpanTree } from "../../app/api/sdk/replay/spanTree/[externalSpanId]/route.ts";
 import { findTraceOutlines } from "../../server/replay/outline/outline.service.ts";
 import { findSimPlanNodes } from "../../server/sim-plan/sim-plan.service.ts";

@@ -9,7 +9,7 @@ import { CLAUDE_TOOL, runClaudeAgent, runLangGraph, runOpenAIAgents, runVercelAI
 import { GET as getSpan } from "../../app/api/sdk/spans/[id]/route.ts";
 import { GET as listTraces } from "../../app/api/sdk/traces/route.ts";
 import { GET as getSimPlan, POST as postSimPlan } from "../../app/api/sdk/sim-plan/route.ts";
-import { POST as postOtlp } from "../../app/api/sdk/otel/v1/traces/route.ts";
+import { postOtlpTraces as postOtlp } from "../../server/ingest/otlp/otlp.http.ts";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../harness.ts";
 import { serveRoutes, type ServedRoutes } from "../http-server.ts";
 

@@ -12,7 +12,7 @@ import { randomUUID } from "node:crypto";
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error -- plain ESM script without types
-import { nextStartCommand } from "../../scripts/start.mjs";
+import { serverCommand } from "../../scripts/start.mjs";
 import { completionPayload, spanPayload } from "../../server/ingest/testing/payloads.ts";
 import { openDatabase } from "../../server/db/client.ts";
 import { sql } from "../../server/db/sql.ts";
@@ -27,7 +27,7 @@ const CLIENTS = 6;
 const SPANS_PER_TRACE = 3;
 
 function start(port: number, env: Record<string, string>): ChildProcess {
-  const [node, args] = nextStartCommand(port, env) as [string, string[]];
+  const [node, args] = serverCommand(env) as [string, string[]];
   return spawn(node, args, {
     cwd: root,
     detached: true,

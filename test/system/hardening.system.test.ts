@@ -13,7 +13,7 @@ import { randomUUID } from "node:crypto";
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error -- plain ESM script without types
-import { nextStartCommand } from "../../scripts/start.mjs";
+import { serverCommand } from "../../scripts/start.mjs";
 import { spanPayload } from "../../server/ingest/testing/payloads.ts";
 import { buildApp, freePort, stopProcessGroup, waitHealthy } from "./server-process.ts";
 
@@ -47,7 +47,7 @@ describe("the built server's edges", () => {
     port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     const env = { DATABASE_URL: "", REPRISE_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "reprise-abuse-")) };
-    const [node, args] = nextStartCommand(port, env) as [string, string[]];
+    const [node, args] = serverCommand(env) as [string, string[]];
     child = spawn(node, args, {
       cwd: root,
       detached: true,

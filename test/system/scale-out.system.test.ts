@@ -9,7 +9,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error -- plain ESM script without types
-import { nextStartCommand } from "../../scripts/start.mjs";
+import { serverCommand } from "../../scripts/start.mjs";
 import { completionPayload, spanPayload } from "../../server/ingest/testing/payloads.ts";
 import { createEmptyPostgresDatabase } from "../harness.ts";
 import { buildApp, freePort, waitHealthy } from "./server-process.ts";
@@ -65,12 +65,13 @@ describe.runIf(pgUrl)("two instances on one PostgreSQL database", () => {
   let ports: number[] = [];
 
   function startInstance(port: number, name: string, judgePort: number): ChildProcess {
-    const [node, args] = nextStartCommand(port, { DATABASE_URL: database.url }) as [string, string[]];
+    const [node, args] = serverCommand({ DATABASE_URL: database.url }) as [string, string[]];
     const child = spawn(node, args, {
       cwd: root,
       env: {
         ...process.env,
         DATABASE_URL: database.url,
+        PORT: String(port),
         NODE_ENV: "production",
         REPRISE_LOG_LEVEL: "error",
         REPRISE_INIT_ORG_NAME: "Scale",

@@ -18,9 +18,15 @@ export function runToEnd(command: string, args: string[], options: { cwd?: strin
   });
 }
 
-/** Builds the app when its sources changed since the last build (as `npm start` does). */
+/**
+ * Builds the app with `npm run build` when its sources changed since the last build, as a user does before
+ * `npm start` (which must then serve that build without building again: test/system/start.system.test.ts).
+ */
 export async function buildApp(): Promise<void> {
-  const { code, output } = await runToEnd(process.execPath, ["scripts/start.mjs", "--build-only"]);
+  // @ts-expect-error -- plain ESM script without types
+  const { isBuilt } = (await import("../../scripts/build.mjs")) as { isBuilt: () => boolean };
+  if (isBuilt()) return;
+  const { code, output } = await runToEnd("npm", ["run", "build", "--silent"]);
   if (code !== 0) throw new Error(`the build failed:\n${output}`);
 }
 

@@ -1,8 +1,9 @@
 // A real HTTP server on 127.0.0.1 in front of route handlers, so official OTLP exporters can talk to them over
-// the network without a Next.js build: the production server's request gate serves these doors the same way.
+// the network without a Next.js build: the server entry (server/http-server.ts) serves its doors the same way.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { toWebRequest, writeWebResponse, type TRouteFunction } from "../../http/direct-route.ts";
+import { MAX_BODY_BYTES } from "../../http/body.ts";
+import { toWebRequest, writeWebResponse, type TRouteFunction } from "../../http/node-bridge.ts";
 
 export interface Exchange {
   path: string;
@@ -29,8 +30,8 @@ export async function startHandlerServer(routes: Record<string, TRouteFunction>)
         res.writeHead(404, { "content-type": "application/json" }).end('{"error":"no route"}');
         return;
       }
-      // The adapters the request gate serves ingestion's OTLP doors with in production.
-      const request = toWebRequest(req);
+      // The adapters the server entry serves ingestion's OTLP doors with, the body read off Node's stream.
+      const request = toWebRequest(req, MAX_BODY_BYTES);
       const response = await handler(request, { params: Promise.resolve({}) });
       const out = await writeWebResponse(response, res);
       exchanges.push({ path: new URL(request.url).pathname, requestHeaders: request.headers, status: response.status, responseHeaders: response.headers, responseBody: out });

@@ -1,5 +1,0 @@
-import { postNativeLogs } from "@/server/ingest/native/native-logs.http.ts";
-import { routeMethods } from "@/server/http/methods.http.ts";
-
-export const dynamic = "force-dynamic";
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ POST: postNativeLogs });
