@@ -8,6 +8,9 @@ import { seedReplay, seedTrace } from "./seed.ts";
 
 const INTERVAL_MS = 5_000;
 
+// The live journeys wait on polls, and each journey seeds through the API: on a loaded machine a minute is short.
+test.describe.configure({ timeout: 120_000 });
+
 async function post(api: APIRequestContext, path: string, data: unknown) {
   const res = await api.post(path, { data });
   if (!res.ok()) throw new Error(`${path} failed: ${res.status()} ${await res.text()}`);
@@ -42,8 +45,6 @@ function recordCalls(page: Page) {
 }
 
 test.describe("live console", () => {
-  // The journeys wait on polls; a loaded machine makes the sign-in slow as well.
-  test.describe.configure({ timeout: 120_000 });
   test("a trace sent over REST appears in the open list and turns from pending to completed, without a reload or a busy poll", async ({ page, api }) => {
     const fn = `live-list-${randomUUID().slice(0, 8)}`;
     await signIn(page);
@@ -79,7 +80,7 @@ test.describe("live console", () => {
   });
 });
 
-test("traces of one function are told apart by their input: dataset members, Add traces, re-run results and replay items", async ({ page, api }) => {
+test("traces of one function are told apart by their input: dataset members, Add traces and replay items", async ({ page, api }) => {
   const fn = `support-agent-${randomUUID().slice(0, 8)}`;
   const inputs = ["Where is order 1042?", "Cancel my subscription please"];
   const seeded = [];
