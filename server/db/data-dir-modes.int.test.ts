@@ -67,7 +67,10 @@ describe("the embedded database's folder modes", () => {
     return logged;
   }
 
-  it("creates a new folder 0700 with every file 0600 under umask 0022, and logs nothing", async () => {
+  // PGlite's first start runs initdb, which takes a minute on a busy machine.
+  const INITDB = { timeout: 240_000 };
+
+  it("creates a new folder 0700 with every file 0600 under umask 0022, and logs nothing", INITDB, async () => {
     const dir = path.join(root, "nested", "data");
     const logged = await openAndClose(dir);
     const entries = modes(dir);
@@ -79,8 +82,9 @@ describe("the embedded database's folder modes", () => {
     expect(logged).not.toContain("restricted");
   });
 
-  it("restricts an existing folder that others could read or change, and logs it", async () => {
+  it("restricts an existing folder that others could read or change, and logs it", INITDB, async () => {
     const dir = path.join(root, "nested", "data");
+    if (!fs.existsSync(path.join(dir, "PG_VERSION"))) await openAndClose(dir);
     for (const [p, e] of modes(dir)) fs.chmodSync(path.join(dir, p), e.dir ? 0o777 : 0o666);
     fs.writeFileSync(path.join(dir, LOCK_FILE_NAME), "", { mode: 0o644 });
     fs.chmodSync(path.join(dir, LOCK_FILE_NAME), 0o644);
