@@ -49,7 +49,7 @@ export async function insertRerunIfNoneActive(db: DbClient, r: { id: string; org
   const [row] = await db.sql.query<RerunRow>(sql`
     INSERT INTO grader_reruns (id, organization_id, ${column}, grader_ids, status)
     VALUES (${r.id}::uuid, ${r.organizationId}::uuid, ${r.subject.id}::uuid, ${JSON.stringify(r.graderIds)}::jsonb, 'pending')
-    ON CONFLICT (${column}) WHERE status IN ('pending', 'running') DO NOTHING
+    ON CONFLICT (organization_id, ${column}) WHERE status IN ('pending', 'running') DO NOTHING
     RETURNING ${COLUMNS}`);
   return row ?? null;
 }
