@@ -4,7 +4,7 @@ import tseslint from "typescript-eslint";
 import boundaries from "./eslint/boundaries.mjs";
 
 export default tseslint.config(
-  { ignores: ["node_modules/**", ".next/**", "server/generated/**", "proto/**/*.generated.ts", "sdks/**", "examples/**", "bench/**", "test-results/**", "playwright-report/**"] },
+  { ignores: ["node_modules/**", ".next/**", "server/generated/**", "proto/**/*.generated.ts", "sdks/*/dist/**", "sdks/python/**", "sdks/go/**", "sdks/ruby/**", "sdks/conformance/**", "examples/**", "bench/**", "test-results/**", "playwright-report/**"] },
   {
     files: ["**/*.ts", "**/*.tsx"],
     languageOptions: { parser: tseslint.parser },
@@ -12,6 +12,8 @@ export default tseslint.config(
     rules: {
       "reprise/layers": "error",
       "reprise/no-feature-cycles": "error",
+      "reprise/feature-order": "error",
+      "reprise/sdk-isolation": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none", ignoreRestSiblings: true }],
       // One transaction helper (docs/architecture.md "Database access"): db.transaction, never Prisma's own.
       "no-restricted-syntax": [

@@ -1,6 +1,9 @@
 // Local ESLint rules that keep the layering of docs/architecture.md "Layers":
 //   reprise/layers       a file imports only its own layer or the layers below it
 //   reprise/no-feature-cycles  feature folders never import each other in a cycle
+//   reprise/feature-order      a feature imports only features listed after it in docs/architecture.md
+//                              "Feature order" (the table is read from the document, so the two cannot drift)
+//   reprise/sdk-isolation      the TypeScript SDK imports nothing from the server or the console
 import fs from "node:fs";
 import path from "node:path";
 
@@ -150,4 +153,79 @@ const noFeatureCycles = {
   },
 };
 
-export default { rules: { layers, "no-feature-cycles": noFeatureCycles } };
+// The "Feature order" table of docs/architecture.md: each row's first cell names one or more feature folders
+// (`replay/`), in order from the top of the stack down; a row's rank is its position.
+let order;
+function featureOrder() {
+  if (order) return order;
+  order = new Map();
+  const doc = fs.readFileSync(path.join(root, "docs", "architecture.md"), "utf8");
+  const section = doc.split(/^### Feature order$/m)[1]?.split(/^#{2,3} /m)[0] ?? "";
+  let rank = 0;
+  for (const line of section.split("\n")) {
+    if (!line.startsWith("|")) continue;
+    const first = line.split("|")[1] ?? "";
+    const folders = [...first.matchAll(/`([a-z0-9-]+)\/`/g)].map((m) => m[1]);
+    if (folders.length === 0) continue;
+    for (const f of folders) order.set(f, rank);
+    rank += 1;
+  }
+  return order;
+}
+
+const featureOrderRule = {
+  meta: { type: "problem", docs: { description: "features import only features listed after them in docs/architecture.md" }, schema: [] },
+  create(context) {
+    const file = context.filename;
+    const from = place(file);
+    if (!from || from.layer !== FEATURE || isTestFile(file)) return {};
+    const ranks = featureOrder();
+    const check = (source) => {
+      const target = resolveImport(file, source.value);
+      const to = target && place(target);
+      if (!to || to.layer !== FEATURE || to.folder === from.folder) return;
+      const missing = [from.folder, to.folder].filter((f) => !ranks.has(f));
+      if (missing.length > 0) {
+        context.report({ node: source, message: `Feature folder ${missing.map((f) => `server/${f}/`).join(" and ")} is not in the "Feature order" table of docs/architecture.md: add it there, in its place.` });
+        return;
+      }
+      if (ranks.get(to.folder) <= ranks.get(from.folder)) {
+        context.report({
+          node: source,
+          message: `${from.folder} must not import ${to.folder}: a feature imports only features listed after it (docs/architecture.md "Feature order"). Move the shared part down (server/shared/) or the combination up (a router, a tool).`,
+        });
+      }
+    };
+    return {
+      ImportDeclaration: (n) => importSources(n).forEach(check),
+      ExportNamedDeclaration: (n) => importSources(n).forEach(check),
+      ExportAllDeclaration: (n) => importSources(n).forEach(check),
+      ImportExpression: (n) => n.source.type === "Literal" && check(n.source),
+    };
+  },
+};
+
+// The SDK is published on its own (sdks/typescript/src/ becomes the package's dist/): an import reaching outside
+// its folder would not be in the package a user installs.
+const sdkRoot = path.join(root, "sdks", "typescript", "src");
+const sdkIsolation = {
+  meta: { type: "problem", docs: { description: "the TypeScript SDK's source imports nothing outside sdks/typescript/src/" }, schema: [] },
+  create(context) {
+    const file = context.filename;
+    if (!file.startsWith(sdkRoot + path.sep)) return {};
+    const check = (source) => {
+      const target = resolveImport(file, source.value);
+      if (target && !target.startsWith(sdkRoot + path.sep)) {
+        context.report({ node: source, message: `The SDK's source imports nothing outside sdks/typescript/src/ (${source.value}): it is published on its own (docs/architecture.md "Features and their docs").` });
+      }
+    };
+    return {
+      ImportDeclaration: (n) => importSources(n).forEach(check),
+      ExportNamedDeclaration: (n) => importSources(n).forEach(check),
+      ExportAllDeclaration: (n) => importSources(n).forEach(check),
+      ImportExpression: (n) => n.source.type === "Literal" && check(n.source),
+    };
+  },
+};
+
+export default { rules: { layers, "no-feature-cycles": noFeatureCycles, "feature-order": featureOrderRule, "sdk-isolation": sdkIsolation } };

@@ -142,7 +142,7 @@ describe("withTrace / withSpan", () => {
 
   it("stubs values that cannot round-trip and adds an errors entry", async () => {
     const { client, server } = await clientAndServer();
-    client.withTrace("callbacks", (cb: () => void) => "ok")(() => undefined);
+    client.withTrace("callbacks", (_cb: () => void) => "ok")(() => undefined);
     await client.flushTraces();
     const span = spansOf(allCarriers(server))[0]!;
     expect(span.rawSpan.span_data.input).toEqual(["<unserializable: function>"]);
