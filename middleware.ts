@@ -1,8 +1,8 @@
 // The console's security headers (docs/api/console.md, "Security headers"): a Content-Security-Policy with a
 // fresh nonce per request, which Next.js puts on its own scripts (every page renders per request, see
 // app/layout.tsx), so no other inline script runs; no framing; no referrer to other sites; no sniffing.
-// Runs on the Edge runtime, so it imports nothing from server/. The API and the agents' and OpenTelemetry
-// doors are not matched: their guards live in server/http/request-gate.ts.
+// Runs on the Edge runtime, so it imports nothing from server/. The API, the agents' and OpenTelemetry
+// doors and the SDK downloads (/sdk, /go) are not matched: their guards live in server/http/request-gate.ts.
 import { NextResponse, type NextRequest } from "next/server";
 
 /** The console's policy: scripts only from our origin with this request's nonce, never framed. */
@@ -37,5 +37,5 @@ export function middleware(request: NextRequest): NextResponse {
 }
 
 export const config = {
-  matcher: ["/((?!api(?:/|$)|mcp(?:/|$)|v1/|_next/static|_next/image|favicon.ico|icon.svg).*)"],
+  matcher: ["/((?!api(?:/|$)|mcp(?:/|$)|v1/|sdk(?:/|$)|go/|_next/static|_next/image|favicon.ico|icon.svg).*)"],
 };

@@ -8,7 +8,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(__dirname) } },
   test: {
-    include: ["server/**/*.test.ts", "test/**/*.test.ts", "scripts/**/*.test.ts", "app/**/*.test.ts"],
+    include: ["server/**/*.test.ts", "test/**/*.test.ts", "scripts/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts"],
     exclude: ["node_modules", "sdks", "e2e", "examples", ".next", "test/system/**"],
     pool: "forks",
     // At least two files at once: most of a file's time is spent waiting on its database, so on a 2-core

@@ -10,6 +10,7 @@ const OWN_SERVER = [
   "test/system/scale-out.system.test.ts",
   "test/system/crash.system.test.ts",
   "test/system/hardening.system.test.ts",
+  "test/system/faults.system.test.ts",
 ];
 
 export default defineConfig({

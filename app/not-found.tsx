@@ -1,17 +1,9 @@
 // Unknown addresses and records that do not exist: a page in the console's look with a way back.
 import type { Metadata } from "next";
 import { Link } from "@/components/ui/link.tsx";
+import { CONSOLE_NAV as PLACES } from "./(console)/_components/nav.ts";
 
 export const metadata: Metadata = { title: "Page not found · Reprise" };
-
-const PLACES = [
-  { href: "/traces", label: "Traces" },
-  { href: "/datasets", label: "Datasets" },
-  { href: "/assertions", label: "Assertions" },
-  { href: "/graders", label: "Graders" },
-  { href: "/replays", label: "Replays" },
-  { href: "/settings", label: "Settings" },
-] as const;
 
 export default function NotFound() {
   return (

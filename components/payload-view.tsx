@@ -1,50 +1,12 @@
 "use client";
-// A span payload three ways: a chat view when it holds LLM messages ({role, content} items, alone or under
-// `messages`, as the SDK's argument list records them), the collapsible JSON tree, and the raw JSON text
-// with a copy button. Everything renders as React text, never as HTML.
+// A span payload three ways: a chat view when it holds LLM messages (wherever the common shapes put them:
+// chat-messages.ts), the collapsible JSON tree, and the raw JSON text with a copy button. Everything renders
+// as React text, never as HTML.
 import { useState } from "react";
 import { CopyButton } from "./ui/copy-button.tsx";
 import { JsonViewer } from "./json-viewer.tsx";
 import { cn } from "./ui/cn.ts";
-
-interface Message {
-  role: string;
-  content: string;
-}
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** Text of a message's content: a string, text parts joined, anything else as JSON. */
-function contentText(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (Array.isArray(content)) {
-    return content.map((p) => (typeof p === "string" ? p : isObj(p) && typeof p.text === "string" ? p.text : JSON.stringify(p))).join("\n");
-  }
-  if (content === null || content === undefined) return "";
-  return JSON.stringify(content, null, 2);
-}
-
-function asMessages(v: unknown): Message[] | null {
-  if (!Array.isArray(v) || v.length === 0) return null;
-  if (!v.every((m) => isObj(m) && typeof m.role === "string" && ("content" in m || "tool_calls" in m || "parts" in m))) return null;
-  return (v as Obj[]).map((m) => ({
-    role: m.role as string,
-    content: contentText(m.content ?? m.parts ?? null) + (m.tool_calls ? `${m.content ? "\n" : ""}tool calls: ${JSON.stringify(m.tool_calls, null, 2)}` : ""),
-  }));
-}
-
-/** The LLM messages a payload holds, if it is a chat: the value, its `messages`, or its first argument's. */
-export function findMessages(value: unknown): Message[] | null {
-  const first = Array.isArray(value) && value.length === 1 ? value[0] : undefined;
-  for (const candidate of [value, isObj(value) ? value.messages : undefined, first, isObj(first) ? first.messages : undefined]) {
-    const found = asMessages(candidate);
-    if (found) return found;
-  }
-  // A single message ({role, content}), e.g. a model's reply.
-  for (const candidate of [value, first]) if (isObj(candidate) && typeof candidate.role === "string" && "content" in candidate) return asMessages([candidate]);
-  return null;
-}
+import { findMessages, type TChatMessage as Message } from "./chat-messages.ts";
 
 export function rawJson(value: unknown): string {
   return typeof value === "string" ? value : (JSON.stringify(value, null, 2) ?? String(value));

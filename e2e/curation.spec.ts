@@ -39,7 +39,7 @@ test("New dataset and New grader refuse an existing name; an LLM judge without a
   await expect(newGrader.getByRole("alert")).toHaveText(/^Check value must be a valid regular expression \(Invalid regular expression: .*\)\.$/);
   await newGrader.getByLabel("Check").selectOption("noErrors");
   await newGrader.getByRole("button", { name: "Create grader" }).click();
-  await expect(newGrader.getByRole("alert")).toContainText(`A grader named "refund rule" already exists for trace function "${FN}".`);
+  await expect(newGrader.getByRole("alert")).toContainText(`A grader named "refund rule" already exists for trace function "${FN}" (id `);
   await newGrader.getByRole("button", { name: "edit the existing grader" }).click();
   const edit = page.getByRole("dialog", { name: "Edit refund rule" });
   await expect(edit.getByLabel("Check")).toHaveValue("noErrors");

@@ -87,13 +87,22 @@ test("first run: setup code, account, first key, a quickstart trace, then the tr
   expect(curl).toContain(`${base}/v1/traces`);
   expect(curl).toContain(`Bearer ${apiKey}`);
   await expect(page.getByLabel("SDK example")).toContainText(`serviceUrl: "${base}", apiKey: "${apiKey}"`);
+  // Each SDK installs from this server (docs/sdk-downloads.md); the first command's address answers the tarball.
+  const install = (await page.getByLabel("SDK install commands").textContent())!;
+  const tarball = /npm install (\S+\.tgz)/.exec(install)?.[1] ?? "";
+  expect(tarball).toMatch(new RegExp(`^${base}/sdk/typescript/reprise-sdk-[\\w.-]+\\.tgz$`));
+  expect((await page.request.get(tarball)).status()).toBe(200);
+  expect(install).toContain(`GOPROXY=${base}/go,direct`);
   await checkAtBothSizes(page, "setup-first-key");
 
   // The trace list, still empty, shows the first-trace guide with this server's real address.
   const list = await page.context().newPage();
   await list.goto(`${base}/traces`);
   await expect(list.getByRole("heading", { name: "No traces yet" })).toBeVisible();
-  await expect(list.getByText(`${base}/api/sdk/otel`)).toBeVisible();
+  // OpenTelemetry (an app's exporter or a Collector) goes to the native door, the server's base URL; the
+  // carrier door (/api/sdk/otel) ignores plain spans, so the guide never names it.
+  await expect(list.getByLabel("OpenTelemetry exporter settings")).toContainText(`export OTEL_EXPORTER_OTLP_ENDPOINT=${base}\n`);
+  await expect(list.getByText("/api/sdk/otel")).toHaveCount(0);
   await list.close();
 
   // The admin CLI, while this server holds the embedded database, goes through its control channel.

@@ -32,13 +32,16 @@ export class AppError extends Error {
   readonly issues?: ValidationIssue[];
   /** Seconds; sent as Retry-After (429, 503). */
   readonly retryAfter?: number;
+  /** Extra fields of the REST error body, e.g. the existing resource's id on a conflict (`existingId`). */
+  readonly fields?: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, details?: { issues?: ValidationIssue[]; retryAfter?: number; cause?: unknown }) {
+  constructor(code: ErrorCode, message: string, details?: { issues?: ValidationIssue[]; retryAfter?: number; cause?: unknown; fields?: Record<string, string> }) {
     super(message, { cause: details?.cause });
     this.name = "AppError";
     this.code = code;
     this.issues = details?.issues;
     this.retryAfter = details?.retryAfter;
+    this.fields = details?.fields;
   }
 
   get httpStatus(): number {
@@ -64,32 +67,42 @@ export function toValidationIssues(issues: ReadonlyArray<{ path: PropertyKey[]; 
 }
 
 /**
- * Error codes meaning "try again later": socket errors; PostgreSQL shutdown, "too many connections",
- * out of resources and lock-timeout SQLSTATEs; Prisma's cannot-reach, timeouts, closed connection,
- * pool timeout and too-many-connections codes.
+ * Error codes meaning "the database is not there right now": socket errors; PostgreSQL's connection exceptions
+ * (class 08, matched below), "too many connections" and out-of-resources, a database that does not accept
+ * connections (55000, `ALTER DATABASE … ALLOW_CONNECTIONS false`), administrator or crash shutdown and "cannot
+ * connect now" (57P01–57P03), lock-not-available; Prisma's cannot-reach, timeouts, closed connection, pool
+ * timeout and too-many-connections codes.
  */
 const UNAVAILABLE_CODES = new Set([
-  "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN",
-  "57P01", "57P02", "57P03", "53300", "53000", "53200", "55P03",
+  "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ECONNABORTED",
+  "55000", "57P01", "57P02", "57P03", "53300", "53000", "53200", "55P03",
   "P1001", "P1002", "P1008", "P1017", "P2024", "P2037",
 ]);
+/** The same failures as Prisma's driver adapters name them. */
+const DRIVER_ADAPTER_UNAVAILABLE_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "TooManyConnections", "SocketTimeout"]);
+/** The pg driver's own connection failures, which carry no code. */
+const DRIVER_UNAVAILABLE_MESSAGE = /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|Client has encountered a connection error|Connection ended unexpectedly/i;
 
 /**
- * True for failures that mean "the database is unreachable or overloaded right now": the client should
- * retry later (503 + Retry-After), as opposed to a bug (500).
+ * True for failures that mean "the database is unreachable, refusing connections or overloaded right now": the
+ * client should retry later (503 + Retry-After on the APIs, the outage banner in the console), as opposed to a
+ * bug (500). The one classification every surface uses (docs/api.md, "Common rules").
+ * Walks the error's causes and the driver-adapter error Prisma wraps.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const seen = new Set<unknown>();
-  let e: unknown = error;
-  while (e && typeof e === "object" && !seen.has(e)) {
+  const queue: unknown[] = [error];
+  while (queue.length > 0) {
+    const e = queue.shift();
+    if (!e || typeof e !== "object" || seen.has(e)) continue;
     seen.add(e);
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string") {
-      if (UNAVAILABLE_CODES.has(code)) return true;
+    const { code, originalCode, kind, message, cause, meta } = e as Record<string, unknown>;
+    for (const c of [code, originalCode]) {
+      if (typeof c === "string" && (UNAVAILABLE_CODES.has(c) || /^08[0-9A-Z]{3}$/.test(c))) return true;
     }
-    const message = (e as { message?: unknown }).message;
-    if (typeof message === "string" && /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED/i.test(message)) return true;
-    e = (e as { cause?: unknown }).cause;
+    if (typeof kind === "string" && DRIVER_ADAPTER_UNAVAILABLE_KINDS.has(kind)) return true;
+    if (typeof message === "string" && DRIVER_UNAVAILABLE_MESSAGE.test(message)) return true;
+    queue.push(cause, (meta as { driverAdapterError?: unknown } | undefined)?.driverAdapterError);
   }
   return false;
 }

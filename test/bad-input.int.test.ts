@@ -11,6 +11,10 @@ import { SignInLimiter } from "../server/auth/sessions/sign-in-limiter.ts";
 import type { RouteSpec } from "../server/http/define-route.ts";
 import { MAX_INPUT_DEPTH } from "../server/shared/input-text.ts";
 import { toAppError } from "../server/http/responses.ts";
+import { spanPayload } from "../server/ingest/testing/payloads.ts";
+import * as listDatasetsRoute from "../app/api/sdk/datasets/route.ts";
+import * as externalSpansRoute from "../app/api/sdk/externalSpans/route.ts";
+import * as otlpRoute from "../app/v1/traces/route.ts";
 import { createTestOrg, useTestDatabase } from "./harness.ts";
 
 type Handler = ((request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>) & {
@@ -71,6 +75,8 @@ function catalogue(method: string, handler: Handler, paramNames: string[]): BadR
       { name: "JSON null", method, body: "null" },
       { name: "deep nesting", method, body: `{"metadata": ${deep(5_000)}, "mergeMetadata": ${deep(5_000)}, "appendContexts": [${deep(5_000)}]}` },
       { name: "huge string", method, body: `{"name": "${"x".repeat(9_000_000)}"}` },
+      // Bytes that are not UTF-8 are refused on every door, span payloads included (decoding would store U+FFFD).
+      { name: "invalid UTF-8 in a field", method, body: Buffer.concat([Buffer.from('{"name": "bad'), Buffer.from([0xff, 0xfe]), Buffer.from('utf8", "traceIds": ["x"]}')]) },
     );
     if (!ingestion) {
       // Span payloads keep their documented handling (NUL becomes U+FFFD, docs/api/ingestion.md).
@@ -159,15 +165,15 @@ describe("every route refuses bad input with a JSON 4xx and writes nothing", () 
           host: "reprise.test",
           accept: "application/json, text/event-stream",
         };
-        let body = bad.body;
+        let body = bad.body === undefined ? undefined : Buffer.from(bad.body);
         if (body !== undefined) {
           headers["content-type"] = bad.contentType ?? "application/json";
-          if (isTrpc && typeof body === "string" && body.startsWith("{") && bad.name !== "malformed JSON") body = `{"json": ${body}}`;
-          if (isMcp && typeof body === "string" && body.startsWith("{") && bad.name !== "malformed JSON") {
-            body = `{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "save_dataset", "arguments": ${body}}}`;
-          }
+          const wrap = (before: string, inner: Buffer, after: string) => Buffer.concat([Buffer.from(before), inner, Buffer.from(after)]);
+          const isObject = body[0] === 0x7b && bad.name !== "malformed JSON";
+          if (isTrpc && isObject) body = wrap('{"json": ', body, "}");
+          if (isMcp && isObject) body = wrap('{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "save_dataset", "arguments": ', body, "}}");
         }
-        const response = await handler(new Request(url, { method, headers, body: body === undefined ? undefined : new Uint8Array(Buffer.from(body)) }), {
+        const response = await handler(new Request(url, { method, headers, body: body === undefined ? undefined : new Uint8Array(body) }), {
           params: Promise.resolve(params),
         });
         const text = Buffer.from(await response.arrayBuffer()).toString("utf8");
@@ -188,6 +194,31 @@ describe("every route refuses bad input with a JSON 4xx and writes nothing", () 
     const after = await rowCounts();
     // Signing in wrote the session row before counting; nothing the catalogue sent may write.
     expect(after, `${template} wrote nothing`).toEqual(before);
+  });
+
+  it("refuses bytes that are not UTF-8 with a 400 naming the field, where decoding would have stored U+FFFD", async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    /** `json` with the placeholder BAD replaced by the bytes FF FE (never UTF-8). */
+    const withBadBytes = (json: string) => {
+      const [before, after] = json.split("BAD");
+      return Buffer.concat([Buffer.from(before!), Buffer.from([0xff, 0xfe]), Buffer.from(after!)]);
+    };
+    const doors: Array<[string, Handler, Buffer, string]> = [
+      ["/api/sdk/datasets", listDatasetsRoute.POST as Handler, withBadBytes('{"traceFunctionKey": "answer", "name": "badBADutf8"}'), "name"],
+      ["/api/sdk/externalSpans", externalSpansRoute.POST as Handler, withBadBytes(JSON.stringify(spanPayload({ traceId: randomUUID(), output: { text: "BAD" } }))), "rawSpan.span_data.output.text"],
+      ["/v1/traces", otlpRoute.POST as Handler, withBadBytes('{"resourceSpans": [{"resource": {"attributes": [{"key": "service.name", "value": {"stringValue": "sBAD"}}]}}]}'), "resourceSpans.0.resource.attributes.0.value.stringValue"],
+    ];
+    const before = await rowCounts();
+    for (const [path, handler, body, field] of doors) {
+      const res = await handler(new Request(`http://reprise.test${path}`, { method: "POST", headers: { authorization: `Bearer ${org.apiKey}`, "content-type": "application/json" }, body: new Uint8Array(body) }), { params: Promise.resolve({}) });
+      const answer = (await res.json()) as { code: string; error: string; issues: Array<{ path: string }> };
+      expect(res.status, path).toBe(400);
+      expect(answer.code, path).toBe("validation_failed");
+      expect(answer.issues[0]?.path, path).toBe(field);
+      expect(answer.error, path).toMatch(/UTF-8/);
+    }
+    expect(await rowCounts()).toEqual(before);
   });
 
   it("bounds nesting at the documented depth", () => {

@@ -1,5 +1,8 @@
+import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
-import { getServerCaller } from "@/server/trpc/rsc.ts";
+import { sdkInstallFor } from "@/server/sdk-dist/sdk-dist.http.ts";
+import { DATABASE_OUTAGE, getServerCaller, isBadInput, readUnlessOutage } from "@/server/trpc/rsc.ts";
+import { DatabaseOutage } from "@/components/ui/database-outage.tsx";
 import { SetupFlow } from "./setup-flow.tsx";
 
 export const metadata = { title: "Set up Reprise" };
@@ -10,7 +13,15 @@ export const dynamic = "force-dynamic";
 export default async function SetupPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const raw = (await searchParams).code;
   const code = (Array.isArray(raw) ? raw[0] : raw) ?? "";
-  const status = await (await getServerCaller()).setup.status({ code: code.slice(0, 200) });
+  const status = await readUnlessOutage(async () => {
+    const caller = await getServerCaller();
+    // A code the input rules refuse (a NUL, a lone surrogate) is simply not the code.
+    return caller.setup.status({ code: code.slice(0, 200) }).catch(async (error: unknown) => {
+      if (!isBadInput(error)) throw error;
+      return { needed: (await caller.setup.status()).needed, codeValid: false };
+    });
+  });
+  if (status === DATABASE_OUTAGE) return <DatabaseOutage />;
   if (!status.needed) {
     if (code) redirect("/sign-in");
     notFound();
@@ -22,7 +33,7 @@ export default async function SetupPage({ searchParams }: { searchParams: Promis
           <p className="text-2xl font-semibold tracking-tight text-zinc-900">Reprise</p>
           <p className="mt-1 text-sm text-zinc-500">Record, replay and judge your LLM apps.</p>
         </div>
-        {status.codeValid ? <SetupFlow code={code} /> : <MissingCode given={code !== ""} />}
+        {status.codeValid ? <SetupFlow code={code} sdk={sdkInstallFor(await headers())} /> : <MissingCode given={code !== ""} />}
       </div>
     </main>
   );

@@ -9,8 +9,9 @@ import { CopyButton } from "@/components/ui/copy-button.tsx";
 import { Field, Input } from "@/components/ui/field.tsx";
 import { FormError, Spinner } from "@/components/ui/states.tsx";
 import { useTRPC } from "@/components/trpc/react.tsx";
+import type { TSdkInstall } from "@/server/sdk-dist/sdk-dist.http.ts";
 
-export function SetupFlow({ code }: { code: string }) {
+export function SetupFlow({ code, sdk }: { code: string; sdk: TSdkInstall | null }) {
   const trpc = useTRPC();
   const [form, setForm] = useState({ organizationName: "", email: "", password: "" });
   const complete = useMutation(trpc.setup.complete.mutationOptions());
@@ -19,7 +20,7 @@ export function SetupFlow({ code }: { code: string }) {
     event.preventDefault();
     complete.mutate({ code, ...form });
   };
-  if (complete.data) return <FirstKey apiKey={complete.data.apiKey} />;
+  if (complete.data) return <FirstKey apiKey={complete.data.apiKey} sdk={sdk} />;
   return (
     <div className="rounded-lg border border-zinc-200 bg-white p-6 shadow-xs">
       <h1 className="text-base font-semibold text-zinc-900">Create your account</h1>
@@ -62,8 +63,8 @@ function curlCommand(origin: string, apiKey: string): string {
   -d '${JSON.stringify(body)}'`;
 }
 
-function sdkSnippet(origin: string, apiKey: string): string {
-  return `// npm install @reprise/sdk   (in this repository: npm run build -w sdks/typescript)
+function sdkSnippet(origin: string, apiKey: string, sdk: TSdkInstall | null): string {
+  return `// ${sdk?.commands.typescript ?? "npm install <this server>/sdk/typescript/… (docs/sdk-downloads.md)"}
 import { Reprise } from "@reprise/sdk";
 
 const reprise = new Reprise({ serviceUrl: "${origin}", apiKey: "${apiKey}" });
@@ -72,7 +73,17 @@ await answer("What is Reprise?");
 await reprise.flushTraces();`;
 }
 
-function FirstKey({ apiKey }: { apiKey: string }) {
+/** The commands that install each SDK from this server (docs/sdk-downloads.md). */
+function installCommands(sdk: TSdkInstall): string {
+  return [
+    `# TypeScript\n${sdk.commands.typescript}`,
+    `# Python\n${sdk.commands.python}`,
+    `# Ruby\n${sdk.commands.ruby}`,
+    `# Go\n${sdk.commands.go}`,
+  ].join("\n\n");
+}
+
+function FirstKey({ apiKey, sdk }: { apiKey: string; sdk: TSdkInstall | null }) {
   const trpc = useTRPC();
   const [origin, setOrigin] = useState<string | null>(null);
   const [curl, setCurl] = useState("");
@@ -101,7 +112,8 @@ function FirstKey({ apiKey }: { apiKey: string }) {
       {origin ? (
         <>
           <Snippet title="Send a first trace with curl (OpenTelemetry, OTLP/JSON)" label="curl command" text={curl} />
-          <Snippet title="Or from TypeScript with the SDK" label="SDK example" text={sdkSnippet(origin, apiKey)} />
+          <Snippet title="Or from TypeScript with the SDK" label="SDK example" text={sdkSnippet(origin, apiKey, sdk)} />
+          {sdk ? <Snippet title={`Install an SDK from this server (version ${sdk.version})`} label="SDK install commands" text={installCommands(sdk)} /> : null}
         </>
       ) : null}
       <p className="flex flex-wrap items-center gap-2 text-zinc-600">

@@ -1,5 +1,6 @@
 import { redirect } from "next/navigation";
-import { getServerCaller } from "@/server/trpc/rsc.ts";
+import { DATABASE_OUTAGE, getServerCaller, readUnlessOutage } from "@/server/trpc/rsc.ts";
+import { DatabaseOutage } from "@/components/ui/database-outage.tsx";
 import { SignInForm } from "./sign-in-form.tsx";
 
 export const metadata = { title: "Sign in" };
@@ -13,10 +14,13 @@ function safeNext(next: string | string[] | undefined): string {
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const next = safeNext((await searchParams).next);
-  const caller = await getServerCaller();
-  if ((await caller.setup.status()).needed) redirect("/setup");
-  const me = await caller.session.me();
-  if (me) redirect(next);
+  const state = await readUnlessOutage(async () => {
+    const caller = await getServerCaller();
+    return { setupNeeded: (await caller.setup.status()).needed, me: await caller.session.me() };
+  });
+  if (state === DATABASE_OUTAGE) return <DatabaseOutage />;
+  if (state.setupNeeded) redirect("/setup");
+  if (state.me) redirect(next);
   return (
     <main className="flex min-h-screen items-center justify-center px-4 py-12">
       <div className="w-full max-w-sm">

@@ -45,7 +45,7 @@ for (const encoding of ["json", "protobuf"] as Encoding[]) {
     let t = performance.now();
     const raw = zlib.gunzipSync(r.body);
     add("gunzip", performance.now() - t); t = performance.now();
-    const cs = encoding === "protobuf" ? decodeOtlpProtobuf(raw) : decodeOtlpJson(raw);
+    const { carriers: cs } = encoding === "protobuf" ? decodeOtlpProtobuf(raw) : decodeOtlpJson(raw);
     add("decode", performance.now() - t); t = performance.now();
     const { items } = carriersToItems(cs);
     add("parse+zod", performance.now() - t); t = performance.now();

@@ -5,6 +5,7 @@ import type { Database } from "../db/client.ts";
 import { AppError, notFound } from "../errors.ts";
 import { isUuid, newId } from "../ids.ts";
 import * as q from "./assertions.queries.ts";
+import * as vq from "./versions/versions.queries.ts";
 import type { AssertionFields, AssertionRow } from "./assertions.queries.ts";
 import type { TApprovalState, TSaveAssertion, TSaveAssertionsBody, TTraceAssertion } from "./assertions.schemas.ts";
 
@@ -71,8 +72,14 @@ export async function getTraceAssertions(db: Database, organizationId: string, t
  */
 export type AssertionWriter = "agent" | "person" | "rest";
 
-/** Fields whose change sends an assertion back to review unless the same write sets its state. */
-const REVIEWED_FIELDS = ["assertion", "targetOnEvaluatedTrace", "passCriteria", "failCriteria", "categoryAssertionId"] as const;
+/**
+ * Fields whose change sends an assertion back to review unless the same write sets its state: what is judged
+ * (the check included: it is what a replay actually runs).
+ */
+const REVIEWED_FIELDS = ["assertion", "targetOnEvaluatedTrace", "check", "passCriteria", "failCriteria", "categoryAssertionId"] as const;
+
+const differs = (fields: AssertionFields, before: AssertionRow, f: keyof AssertionFields & keyof AssertionRow) =>
+  fields[f] !== undefined && JSON.stringify(fields[f]) !== JSON.stringify(before[f] ?? null);
 
 /**
  * Creates and edits assertions across traces in one transaction: a foreign or unknown trace is a 404, an
@@ -95,7 +102,9 @@ export async function saveAssertions(
     if (missing) throw notFound(`Trace ${missing.traceId}`);
     await checkCategories(tx, organizationId, entries);
     const assignees = await resolveAssignees(tx, organizationId, entries);
-    const stored = new Map((await q.findAssertionRowsById(tx, organizationId, entries.flatMap((e) => (e.id ? [e.id] : [])))).map((r) => [r.id, r]));
+    const editedIds = entries.flatMap((e) => (e.id ? [e.id] : []));
+    await vq.lockAssertionRows(tx, organizationId, editedIds);
+    const stored = new Map((await q.findAssertionRowsById(tx, organizationId, editedIds)).map((r) => [r.id, r]));
     const saved: string[] = [];
     const created: Parameters<typeof q.insertAssertions>[1] = [];
     const now = new Date();
@@ -105,7 +114,9 @@ export async function saveAssertions(
         if (entry.id) {
           const before = stored.get(entry.id);
           if (!before || before.traceId !== traceId || before.archivedAt) throw notActiveOn(entry.id, traceId);
-          const changed = REVIEWED_FIELDS.some((f) => fields[f] !== undefined && JSON.stringify(fields[f]) !== JSON.stringify(before[f] ?? null));
+          const changed = REVIEWED_FIELDS.some((f) => differs(fields, before, f));
+          // What it said before is kept, with who replaced it (docs/api/assertions.md, "Versions").
+          if (vq.VERSIONED_FIELDS.some((f) => differs(fields, before, f))) await vq.insertVersion(tx, organizationId, before, { userId: auth.userId, writer, at: now });
           const state = entry.approvalState ?? (changed ? (reviewing ? "pending" : "approved") : undefined);
           const review = state && state !== before.approvalState || entry.approvalState ? reviewFields(state!, auth.userId, now) : {};
           const count = await q.updateActiveAssertion(tx, { organizationId, traceId, id: entry.id }, { ...fields, ...review });
@@ -131,7 +142,7 @@ export async function saveAssertions(
 }
 
 /** Approved and rejected record who decided and when; pending clears both. */
-function reviewFields(state: string, userId: string, at: Date) {
+export function reviewFields(state: string, userId: string, at: Date) {
   return state === "pending"
     ? { approvalState: state, approvedByUserId: null, approvedAt: null }
     : { approvalState: state, approvedByUserId: userId, approvedAt: at };
@@ -168,11 +179,17 @@ function assigneeField(e: TSaveAssertion, byEmail: Map<string, string>): { assig
 export async function reviewAssertions(db: Database, auth: { organizationId: string; userId: string }, input: { ids: string[]; approvalState: TApprovalState; humanNote?: string | null }) {
   const ids = [...new Set(input.ids)];
   return db.transaction(async (tx) => {
+    await vq.lockAssertionRows(tx, auth.organizationId, ids);
     const rows = await q.findAssertionRowsById(tx, auth.organizationId, ids);
     const active = new Set(rows.filter((r) => !r.archivedAt).map((r) => r.id));
     const missing = ids.find((id) => !active.has(id));
     if (missing) throw notFound(`Assertion ${missing}`);
-    await q.updateApprovalState(tx, auth.organizationId, ids, { ...reviewFields(input.approvalState, auth.userId, new Date()), ...(input.humanNote !== undefined ? { humanNote: input.humanNote } : {}) });
+    // A decision's note replaces the note written before it: that one is kept as a version.
+    const now = new Date();
+    for (const r of rows) {
+      if (input.humanNote !== undefined && (input.humanNote ?? null) !== r.humanNote) await vq.insertVersion(tx, auth.organizationId, r, { userId: auth.userId, writer: "person", at: now });
+    }
+    await q.updateApprovalState(tx, auth.organizationId, ids, { ...reviewFields(input.approvalState, auth.userId, now), ...(input.humanNote !== undefined ? { humanNote: input.humanNote } : {}) });
     return { reviewed: ids, approvalState: input.approvalState };
   });
 }

@@ -8,7 +8,9 @@ import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient, type Prisma } from "../generated/prisma/client.ts";
+import { logger } from "../logger.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
+import { tightenDataDir } from "./data-dir-modes.ts";
 import { PgliteThread } from "./pglite-thread.ts";
 import { createPgliteSql, createPgSql, pgliteSqlClient, pgSqlClient, type SqlClient, type SqlDatabase, type SqlKind, type TPgliteQueryable } from "./sql.ts";
 
@@ -159,11 +161,30 @@ function transactionOf(prisma: InstanceType<typeof PrismaClient>, sqlOf: (connec
  */
 const PGLITE_SHARED_BUFFERS = "16MB";
 
+/** A data directory other users could read or change is restricted to its owner, and that is logged. */
+function tightenExisting(dir: string): void {
+  const changed = tightenDataDir(dir);
+  if (changed > 0) {
+    logger.warn("restricted the embedded database's folder to its owner: other users could read or change it", { dataDir: dir, entries: changed });
+  }
+}
+
 async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database> {
   const inMemory = dataDir.startsWith("memory://");
-  const releaseLock = inMemory ? () => undefined : lockDataDir(path.resolve(dataDir));
+  const dir = path.resolve(dataDir);
+  const releaseLock = inMemory ? () => undefined : lockDataDir(dir);
   const startParams = [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
-  const pglite = await PgliteThread.open({ dataDir: inMemory ? undefined : path.resolve(dataDir), loadDataDir, startParams });
+  let pglite: PgliteThread | undefined;
+  try {
+    if (!inMemory) tightenExisting(dir);
+    pglite = await PgliteThread.open({ dataDir: inMemory ? undefined : dir, loadDataDir, startParams });
+    // PGlite's first start copies initdb's files at 0666, and every start rewrites its relation cache files.
+    if (!inMemory) tightenDataDir(dir);
+  } catch (error) {
+    await pglite?.close();
+    releaseLock();
+    throw error;
+  }
   const sql = createPgliteSql(pglite);
   // The adapter calls query, exec and transaction, which the thread's stand-in answers as PGlite does.
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(capturingConnections(pglite as unknown as PGlite, "transaction")) });
@@ -172,7 +193,7 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database
     sql,
     kind: sql.kind,
     transaction: transactionOf(prisma, (connection) => pgliteSqlClient(connection as TPgliteQueryable)),
-    location: inMemory ? "PGlite (in memory)" : `PGlite at ${path.resolve(dataDir)}`,
+    location: inMemory ? "PGlite (in memory)" : `PGlite at ${dir}`,
     async close() {
       await prisma.$disconnect();
       await sql.close();

@@ -8,6 +8,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { createDataDir } from "./data-dir-modes.ts";
 
 export const LOCK_FILE_NAME = "reprise.pid";
 
@@ -18,15 +19,15 @@ export interface LockOwner {
   token: string;
 }
 
-/** Takes the lock on `dir` (creating it) or throws a message saying who holds it; returns the release. */
+/** Takes the lock on `dir` (creating it, 0700) or throws a message saying who holds it; returns the release. */
 export function lockDataDir(dir: string): () => void {
-  fs.mkdirSync(dir, { recursive: true });
+  createDataDir(dir);
   const lockFile = path.join(dir, LOCK_FILE_NAME);
   const owner: LockOwner = { pid: process.pid, start: processStart(process.pid), token: crypto.randomUUID() };
   const content = JSON.stringify(owner);
   for (let attempt = 0; ; attempt++) {
     try {
-      fs.writeFileSync(lockFile, content, { flag: "wx" });
+      fs.writeFileSync(lockFile, content, { flag: "wx", mode: 0o600 });
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt >= 5) throw error;

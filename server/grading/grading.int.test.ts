@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";
 import { createSpan, createTrace } from "../../test/factories.ts";
 import { sql } from "../db/sql.ts";
-import { upsertGrader } from "../graders/graders.service.ts";
-import { ZUpsertGraderBody } from "../graders/graders.schemas.ts";
+import { createGrader, updateGrader } from "../graders/graders.service.ts";
+import { ZSaveGraderBody } from "../graders/graders.schemas.ts";
 import { gradeTrace } from "./grading.service.ts";
 import { startWorkers, type Workers } from "../workers.ts";
 import { dispatchCompletionEvents } from "./live.ts";
@@ -50,7 +50,7 @@ describe("live grading", () => {
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
     org = await createTestOrg(db());
-    const make = async (body: unknown) => (await upsertGrader(db(), org.organizationId, ZUpsertGraderBody.parse(body))).grader.id;
+    const make = async (body: unknown) => (await createGrader(db(), org.organizationId, { userId: null, via: "rest" }, ZSaveGraderBody.parse(body))).grader.id;
     graders.rule = await make({ traceFunctionKey: FN, name: "mentions refund", kind: "rule", config: { target: { kind: "output" }, check: { op: "contains", value: "refund" } } });
     graders.judge = await make({ traceFunctionKey: FN, name: "polite", kind: "llm_judge", config: { model: "judge-1", instructions: "Pass if polite." } });
     graders.notLive = await make({ traceFunctionKey: FN, name: "manual only", kind: "rule", live: false, config: { check: { op: "noErrors" } } });
@@ -169,9 +169,20 @@ describe("live grading", () => {
     expect(rule(after).evaluatedAt!.getTime()).toBeGreaterThan(rule(before).evaluatedAt!.getTime());
   });
 
+  it("a grader label names the grader version that produced it", async () => {
+    const traceId = await traceWithSpans("completed", "refund approved");
+    await gradeTrace(db(), org.organizationId, traceId, [graders.notLive]);
+    const v1 = (await labelsOf(traceId)).find((l) => l.graderId === graders.notLive)!;
+    expect(v1).toMatchObject({ graderVersion: 1, label: true });
+    const edit = ZSaveGraderBody.parse({ traceFunctionKey: FN, name: "manual only", kind: "rule", config: { target: { kind: "output" }, check: { op: "contains", value: "never said" } } });
+    expect((await updateGrader(db(), org.organizationId, { userId: org.userId, via: "console" }, graders.notLive, edit)).grader.version).toBe(2);
+    await gradeTrace(db(), org.organizationId, traceId, [graders.notLive]);
+    expect((await labelsOf(traceId)).find((l) => l.graderId === graders.notLive)).toMatchObject({ graderVersion: 2, label: false });
+  });
+
   it("grading reads only the caller's graders (another organization's grader id is ignored)", async () => {
     const other = await createTestOrg(db(), "Other");
-    const foreign = (await upsertGrader(db(), other.organizationId, ZUpsertGraderBody.parse({ traceFunctionKey: FN, name: "theirs", kind: "rule", config: { check: { op: "noErrors" } } }))).grader.id;
+    const foreign = (await createGrader(db(), other.organizationId, { userId: null, via: "rest" }, ZSaveGraderBody.parse({ traceFunctionKey: FN, name: "theirs", kind: "rule", config: { check: { op: "noErrors" } } }))).grader.id;
     const traceId = await traceWithSpans("completed", "ok");
     const result = await gradeTrace(db(), org.organizationId, traceId, [foreign]);
     expect(result).toEqual({ status: "graded", verdicts: [] });

@@ -36,6 +36,8 @@ export interface GraderLabelWrite {
   organizationId: string;
   traceId: string;
   graderId: string;
+  /** The grader's version that was evaluated (docs/graders.md, "History"). */
+  graderVersion: number;
   verdict: TVerdict;
   source: "live_grader" | "human";
   evaluatedAt: Date;
@@ -45,12 +47,13 @@ export interface GraderLabelWrite {
 export async function upsertGraderLabel(db: DbClient, id: string, w: GraderLabelWrite): Promise<void> {
   const v = w.verdict;
   await db.sql.query(sql`
-    INSERT INTO grader_labels (id, organization_id, trace_id, grader_id, label, label_reason, failure_diagnostic, label_confidence, source, evaluated_at)
-    VALUES (${id}::uuid, ${w.organizationId}::uuid, ${w.traceId}::uuid, ${w.graderId}::uuid, ${v.label}::boolean, ${v.reason}, ${v.failureDiagnostic},
+    INSERT INTO grader_labels (id, organization_id, trace_id, grader_id, grader_version, label, label_reason, failure_diagnostic, label_confidence, source, evaluated_at)
+    VALUES (${id}::uuid, ${w.organizationId}::uuid, ${w.traceId}::uuid, ${w.graderId}::uuid, ${w.graderVersion}::integer, ${v.label}::boolean, ${v.reason}, ${v.failureDiagnostic},
             ${v.confidence}, ${w.source}, ${w.evaluatedAt.toISOString()}::timestamptz)
     ON CONFLICT (organization_id, trace_id, grader_id) DO UPDATE SET
-      label = EXCLUDED.label, label_reason = EXCLUDED.label_reason, failure_diagnostic = EXCLUDED.failure_diagnostic,
-      label_confidence = EXCLUDED.label_confidence, source = EXCLUDED.source, evaluated_at = EXCLUDED.evaluated_at, updated_at = now()`);
+      grader_version = EXCLUDED.grader_version, label = EXCLUDED.label, label_reason = EXCLUDED.label_reason,
+      failure_diagnostic = EXCLUDED.failure_diagnostic, label_confidence = EXCLUDED.label_confidence, source = EXCLUDED.source,
+      evaluated_at = EXCLUDED.evaluated_at, updated_at = now()`);
 }
 
 export interface LiveGradingTarget {

@@ -34,7 +34,7 @@ export async function evaluateGrader(grader: Pick<GraderRow, "kind" | "config">,
 }
 
 export type GradeTraceResult =
-  | { status: "graded"; verdicts: { graderId: string; graderName: string; verdict: TVerdict }[] }
+  | { status: "graded"; verdicts: { graderId: string; graderName: string; graderVersion: number; verdict: TVerdict }[] }
   | { status: "skipped"; reason: string };
 
 /**
@@ -54,11 +54,11 @@ export async function gradeTrace(
   if (skip) return { status: "skipped", reason: skip };
   const [spans, graders] = await Promise.all([findGradingSpans(db, organizationId, traceId), findGraderRowsByIds(db, organizationId, graderIds)]);
   const verdicts = await Promise.all(
-    graders.map(async (g) => ({ graderId: g.id, graderName: g.name, verdict: await evaluateGrader(g, spans, options.judge) })),
+    graders.map(async (g) => ({ graderId: g.id, graderName: g.name, graderVersion: g.version, verdict: await evaluateGrader(g, spans, options.judge) })),
   );
   const evaluatedAt = new Date();
   await db.transaction(async (tx) => {
-    for (const v of verdicts) await upsertGraderLabel(tx, newId(), { organizationId, traceId, graderId: v.graderId, verdict: v.verdict, source: "live_grader", evaluatedAt });
+    for (const v of verdicts) await upsertGraderLabel(tx, newId(), { organizationId, traceId, graderId: v.graderId, graderVersion: v.graderVersion, verdict: v.verdict, source: "live_grader", evaluatedAt });
   });
   return { status: "graded", verdicts };
 }

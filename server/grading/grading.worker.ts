@@ -27,7 +27,7 @@ export async function runGradingJob(db: Database, job: TGradingJob, judge?: Judg
   if (skip) logger.debug("grading skipped", { organizationId, traceId, graderId, reason: skip });
   await db.transaction(async (tx) => {
     if (runId && !(await recordRerunItemDone(tx, { organizationId, runId, traceId, graderId, graded: verdict !== null }))) return;
-    if (verdict) await upsertGraderLabel(tx, newId(), { organizationId, traceId, graderId, verdict, source: "live_grader", evaluatedAt: new Date() });
+    if (verdict) await upsertGraderLabel(tx, newId(), { organizationId, traceId, graderId, graderVersion: grader!.version, verdict, source: "live_grader", evaluatedAt: new Date() });
   });
 }
 

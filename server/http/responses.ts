@@ -42,7 +42,7 @@ export function errorResponse(error: unknown, requestId: string): Response {
   const appError = toAppError(error, requestId);
   const headers = errorHeaders(appError, requestId);
   return json(
-    { error: appError.message, code: appError.code, ...(appError.issues ? { issues: appError.issues } : {}) },
+    { error: appError.message, code: appError.code, ...(appError.issues ? { issues: appError.issues } : {}), ...appError.fields },
     { status: appError.httpStatus, headers },
   );
 }

@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { TAuthContext } from "../auth/auth.schemas.ts";
 import type { Database } from "../db/client.ts";
 import { AppError } from "../errors.ts";
+import { decodeUtf8Text } from "../shared/input-text.ts";
 import { defineRoute } from "../http/define-route.ts";
 import type { TIngestOperation, TIngestResult, TRejection } from "./ingest.schemas.ts";
 import { ingestBatch } from "./ingest.service.ts";
@@ -26,7 +27,7 @@ export function rejectionToError(rejection: TRejection): AppError {
 
 /** Ingests one payload of a REST door; a rejection is that door's error answer. */
 async function ingestOne(db: Database, auth: TAuthContext, raw: Buffer, operation: TIngestOperation, functionId?: string): Promise<TIngestResult> {
-  const parsed = parsePayloadText(operation, raw.toString("utf8"), functionId);
+  const parsed = parsePayloadText(operation, decodeUtf8Text(raw, "body"), functionId);
   if (!parsed.ok) throw rejectionToError(parsed.rejection);
   const result = await ingestBatch(db, auth, [parsed.item]);
   const rejection = result.rejected.get(0);

@@ -47,13 +47,13 @@ describe("grader labels", () => {
     const [t1, t2] = [await createTrace(db(), org.organizationId), await createTrace(db(), org.organizationId)];
     const active = await createGrader(db(), org.organizationId, "polite");
     const archived = await createGrader(db(), org.organizationId, "old", "archived");
-    await upsertGraderLabel(db(), { organizationId: org.organizationId, traceId: t1.id, graderId: active.id, label: true, labelReason: "kind words", labelConfidence: "High", source: "live_grader" });
+    await upsertGraderLabel(db(), { organizationId: org.organizationId, traceId: t1.id, graderId: active.id, label: true, labelReason: "kind words", labelConfidence: "High", source: "live_grader", graderVersion: 3 });
     await upsertGraderLabel(db(), { organizationId: org.organizationId, traceId: t2.id, graderId: archived.id, label: false, source: "human" });
     const res = await read(`?traceIds=${t2.id},${t1.id}`);
     expect(res.status).toBe(200);
     expect(res.body.labels).toEqual([
-      { traceId: t2.id, graderId: archived.id, graderName: "old", graderStatus: "archived", label: false, labelReason: null, failureDiagnostic: null, labelConfidence: null, source: "human", evaluatedAt: expect.any(String) },
-      { traceId: t1.id, graderId: active.id, graderName: "polite", graderStatus: "active", label: true, labelReason: "kind words", failureDiagnostic: null, labelConfidence: "High", source: "live_grader", evaluatedAt: expect.any(String) },
+      { traceId: t2.id, graderId: archived.id, graderName: "old", graderStatus: "archived", graderVersion: 1, label: false, labelReason: null, failureDiagnostic: null, labelConfidence: null, source: "human", evaluatedAt: expect.any(String) },
+      { traceId: t1.id, graderId: active.id, graderName: "polite", graderStatus: "active", graderVersion: 3, label: true, labelReason: "kind words", failureDiagnostic: null, labelConfidence: "High", source: "live_grader", evaluatedAt: expect.any(String) },
     ]);
     // Both filters narrow the result.
     const both = await read(`?traceIds=${t1.id},${t2.id}&graderId=${active.id}`);

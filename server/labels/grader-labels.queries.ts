@@ -18,6 +18,8 @@ export interface GraderLabelInput {
   /** live_grader for a verdict a grader run produced; human for one a person recorded on the grader. */
   source: "live_grader" | "human";
   evaluatedAt?: Date;
+  /** The grader version the verdict is about; default: the grader's current one. */
+  graderVersion?: number;
 }
 
 /**
@@ -27,13 +29,16 @@ export interface GraderLabelInput {
 export async function upsertGraderLabel(db: DbClient, input: GraderLabelInput): Promise<void> {
   const evaluatedAt = input.evaluatedAt ?? new Date();
   await db.sql.query(sql`
-    INSERT INTO grader_labels (id, organization_id, trace_id, grader_id, label, label_reason, failure_diagnostic,
+    INSERT INTO grader_labels (id, organization_id, trace_id, grader_id, grader_version, label, label_reason, failure_diagnostic,
                                label_confidence, source, evaluated_at, created_at, updated_at)
-    VALUES (${newId()}::uuid, ${input.organizationId}::uuid, ${input.traceId}::uuid, ${input.graderId}::uuid, ${input.label}::boolean,
+    VALUES (${newId()}::uuid, ${input.organizationId}::uuid, ${input.traceId}::uuid, ${input.graderId}::uuid,
+            COALESCE(${input.graderVersion ?? null}::integer,
+                     (SELECT version FROM graders WHERE organization_id = ${input.organizationId}::uuid AND id = ${input.graderId}::uuid), 1),
+            ${input.label}::boolean,
             ${input.labelReason ?? null}, ${input.failureDiagnostic ?? null}, ${input.labelConfidence ?? null}, ${input.source},
             ${evaluatedAt}::timestamptz, now(), now())
     ON CONFLICT (organization_id, trace_id, grader_id) DO UPDATE SET
-      label = EXCLUDED.label, label_reason = EXCLUDED.label_reason, failure_diagnostic = EXCLUDED.failure_diagnostic,
+      grader_version = EXCLUDED.grader_version, label = EXCLUDED.label, label_reason = EXCLUDED.label_reason, failure_diagnostic = EXCLUDED.failure_diagnostic,
       label_confidence = EXCLUDED.label_confidence, source = EXCLUDED.source, evaluated_at = EXCLUDED.evaluated_at,
       updated_at = now()`);
 }
@@ -41,6 +46,7 @@ export async function upsertGraderLabel(db: DbClient, input: GraderLabelInput): 
 const graderLabelSelect = {
   traceId: true,
   graderId: true,
+  graderVersion: true,
   label: true,
   labelReason: true,
   failureDiagnostic: true,

@@ -37,6 +37,7 @@ export async function findGraderLabels(db: Database, organizationId: string, que
         graderId: r.graderId,
         graderName: g.name,
         graderStatus: g.status,
+        graderVersion: r.graderVersion,
         label: r.label,
         labelReason: r.labelReason,
         failureDiagnostic: r.failureDiagnostic,

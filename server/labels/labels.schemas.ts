@@ -140,6 +140,8 @@ export const ZGraderLabel = z.object({
   graderId: z.string(),
   graderName: z.string().nullable(),
   graderStatus: z.string(),
+  /** The grader's version that produced this label (docs/graders.md, "History"). */
+  graderVersion: z.number().int().positive(),
   label: z.boolean().nullable(),
   labelReason: z.string().nullable(),
   failureDiagnostic: z.string().nullable(),
@@ -149,3 +151,26 @@ export const ZGraderLabel = z.object({
 });
 export type TGraderLabel = z.infer<typeof ZGraderLabel>;
 export const ZGraderLabelsResponse = z.object({ labels: z.array(ZGraderLabel) });
+
+/** One verdict of a trace's history (the console's trace page; docs/graders.md, "Verdict history"). */
+export const ZVerdictHistoryEntry = z.object({
+  id: z.string(),
+  assertionId: z.string().nullable(),
+  assertion: z.string().nullable(),
+  labelStatus: z.enum(["labeled", "skipped", "errored", "archived"]),
+  label: z.boolean().nullable(),
+  annotation: z.string().nullable(),
+  confidence: z.string().nullable(),
+  labelSource: z.enum(["human", "agent", "judge"]),
+  /** The user who recorded it (an agent's: the user whose key it used); null for the judge or a deleted user. */
+  decidedBy: z.string().nullable(),
+  decidedAt: z.string(),
+  testRunId: z.string().nullable(),
+  /** A person's approval or rejection of an agent verdict. */
+  review: z.object({ state: z.enum(["approved", "rejected"]), by: z.string().nullable(), at: z.string().nullable() }).nullable(),
+  /** current; replaced by a later verdict on the same target; withdrawn (cleared or undone) with none in its place. */
+  state: z.enum(["current", "replaced", "withdrawn"]),
+  endedAt: z.string().nullable(),
+  replacedById: z.string().nullable(),
+});
+export type TVerdictHistoryEntry = z.infer<typeof ZVerdictHistoryEntry>;

@@ -46,3 +46,22 @@ export const findVerdict = (db: DbClient, organizationId: string, id: string) =>
 
 export const setSuperseded = (db: DbClient, organizationId: string, id: string, at: Date | null) =>
   db.prisma.traceLabel.updateMany({ where: { organizationId, id }, data: { supersededAt: at } });
+
+/** Every verdict ever recorded on a trace (current and superseded), newest first, with the names of who wrote and who reviewed. */
+export async function findVerdictHistoryRows(db: DbClient, organizationId: string, traceId: string) {
+  const rows = await db.prisma.traceLabel.findMany({
+    where: { organizationId, traceId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: {
+      id: true, assertionId: true, labelStatus: true, label: true, annotation: true, confidence: true, labelSource: true,
+      approvalState: true, approvedByUserId: true, approvedAt: true, authorUserId: true, testRunId: true, supersededAt: true, createdAt: true,
+    },
+  });
+  const userIds = [...new Set(rows.flatMap((r) => [r.authorUserId, r.approvedByUserId].filter((id): id is string => id !== null)))];
+  const assertionIds = [...new Set(rows.flatMap((r) => (r.assertionId ? [r.assertionId] : [])))];
+  const [users, assertions] = await Promise.all([
+    userIds.length ? db.prisma.user.findMany({ where: { organizationId, id: { in: userIds } }, select: { id: true, email: true, name: true } }) : [],
+    assertionIds.length ? db.prisma.assertion.findMany({ where: { organizationId, id: { in: assertionIds } }, select: { id: true, assertion: true } }) : [],
+  ]);
+  return { rows, users: new Map(users.map((u) => [u.id, u.name || u.email])), assertions: new Map(assertions.map((a) => [a.id, a.assertion])) };
+}

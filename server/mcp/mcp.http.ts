@@ -10,8 +10,8 @@ import { getDb } from "../db.ts";
 import { AppError } from "../errors.ts";
 import { readBody } from "../http/body.ts";
 import { errorResponse, json } from "../http/responses.ts";
-import { assertInputText } from "../shared/input-text.ts";
-import { createMcpServer } from "./server.ts";
+import { assertInputText, decodeUtf8Text } from "../shared/input-text.ts";
+import { createMcpServer, flagNonObjectArguments } from "./server.ts";
 import { closeSession, isLiveSession, issueSessionId } from "./sessions.ts";
 
 const SESSION_HEADER = "mcp-session-id";
@@ -53,8 +53,9 @@ export async function postMcp(request: Request): Promise<Response> {
   try {
     const { db, auth, apiKey } = await authenticate(request);
     let message: unknown;
+    const text = decodeUtf8Text(await readBody(request), "body");
     try {
-      message = JSON.parse((await readBody(request)).toString("utf8"));
+      message = JSON.parse(text);
     } catch (error) {
       if (error instanceof AppError) throw error;
       return rpcError(400, -32700, "Parse error: the body must be one JSON-RPC message or a batch of them.");
@@ -74,7 +75,7 @@ export async function postMcp(request: Request): Promise<Response> {
     const headers = new Headers(request.headers);
     headers.set("accept", "application/json, text/event-stream");
     headers.set("content-type", "application/json");
-    const answer = await transport.handleRequest(new Request(request.url, { method: "POST", headers }), { parsedBody: message });
+    const answer = await transport.handleRequest(new Request(request.url, { method: "POST", headers }), { parsedBody: flagNonObjectArguments(message) });
     if (!eventStream) await server.close();
     const out = new Headers(answer.headers);
     if (sessionId !== undefined) out.set(SESSION_HEADER, sessionId);

@@ -145,6 +145,21 @@ describe("MCP endpoint", () => {
     expect((await callTool(client, "get_api_key_context")).isError).toBe(false);
   });
 
+  it("answers non-object arguments with a tool error naming `arguments`, never a protocol error (docs/mcp.md, \"Arguments\")", async () => {
+    const session = await initialize();
+    for (const args of ["traceIds", [traceIds[0]], 5, null, true]) {
+      const res = await toolCall(session, "get_trace_labels", args);
+      expect(res.status, JSON.stringify(args)).toBe(200);
+      const body = (await res.json()) as { error?: unknown; result: { isError: boolean; content: Array<{ text: string }>; structuredContent: any } };
+      expect(body.error, JSON.stringify(args)).toBeUndefined();
+      expect(body.result.isError).toBe(true);
+      expect(body.result.content[0].text).toMatch(/^Invalid arguments for tool get_trace_labels: arguments: expected an object/);
+      expect(body.result.structuredContent.issues[0].path).toBe("arguments");
+    }
+    const missing = await toolCall(session, "get_trace_labels", undefined);
+    expect(((await missing.json()) as { result: { content: Array<{ text: string }> } }).result.content[0].text).toMatch(/traceIds/);
+  });
+
   it("answers GET with 405 and a JSON-RPC parse error with 400", async () => {
     const get = await fetch(`${served.url}/mcp`, { headers: { authorization: `Bearer ${org.apiKey}`, accept: "text/event-stream" } });
     expect(get.status).toBe(405);

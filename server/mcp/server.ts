@@ -2,13 +2,14 @@
 // names, bound to the caller's organization. A fresh server per request keeps concurrent calls on one
 // session apart (docs/mcp.md, "Transport").
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { toValidationIssues } from "../errors.ts";
 import { toAppError } from "../http/responses.ts";
 import { logger } from "../logger.ts";
 import { assertInputText } from "../shared/input-text.ts";
 import { TOOLS } from "./tools/index.ts";
-import type { ToolContext, ToolDefinition, ToolResult } from "./tool.ts";
+import { toolError, type ToolContext, type ToolDefinition, type ToolResult } from "./tool.ts";
 
 export const SERVER_INFO = { name: "reprise", version: "0.1.0" };
 
@@ -17,31 +18,60 @@ const INSTRUCTIONS =
   "(validated: true, labelResult: false), read them with get_traces and get_span_field, record verdicts " +
   "with save_agent_labels, and curate datasets with save_dataset and add_traces_to_dataset.";
 
+/** Where flagNonObjectArguments leaves what a tools/call sent as `arguments` when it was not an object. */
+const NON_OBJECT_ARGUMENTS = "reprise/nonObjectArguments";
+
+/**
+ * The SDK refuses a tools/call whose `arguments` is not an object with a protocol error before any handler
+ * runs, while bad input must be a tool result naming the argument (docs/mcp.md, "Arguments"). Such calls
+ * reach our handler with empty arguments and what was sent described under `_meta`.
+ */
+export function flagNonObjectArguments(message: unknown): unknown {
+  if (Array.isArray(message)) return message.map(flagNonObjectArguments);
+  if (!isPlainObject(message) || message.method !== "tools/call" || !isPlainObject(message.params)) return message;
+  const args = message.params.arguments;
+  if (args === undefined || isPlainObject(args)) return message;
+  const got = args === null ? "null" : Array.isArray(args) ? "an array" : `a ${typeof args}`;
+  const meta = isPlainObject(message.params._meta) ? message.params._meta : {};
+  return { ...message, params: { ...message.params, arguments: {}, _meta: { ...meta, [NON_OBJECT_ARGUMENTS]: got } } };
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
 export function createMcpServer(ctx: ToolContext, tools: readonly ToolDefinition[] = TOOLS): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-  for (const tool of tools) {
-    for (const name of namesOf(tool)) {
-      server.registerTool(
-        name,
-        {
-          description: describeAs(tool, name),
-          inputSchema: z.object(tool.input),
-          annotations: { readOnlyHint: tool.readOnly ?? false },
-        },
-        // The SDK validated the arguments with the same schema; a failure there is already an isError result.
-        (async (args: unknown) => toCallToolResult(await runTool(tool, args, ctx))) as never,
-      );
-    }
-  }
+  const byName = new Map(tools.flatMap((tool) => namesOf(tool).map((name) => [name, tool] as const)));
   // Our own listing: the SDK derives `required` from the JSON Schema, which marks every argument that
   // also accepts JSON text as optional; here an argument is required when leaving it out fails. Older
   // names are left out of the list.
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools(tools) }));
+  server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const { name, arguments: args, _meta: meta } = request.params;
+    const tool = byName.get(name);
+    if (!tool) return toCallToolResult(toolError(`Tool ${name} not found. The tools are listed by tools/list.`));
+    const nonObject = meta?.[NON_OBJECT_ARGUMENTS];
+    if (typeof nonObject === "string") {
+      return toCallToolResult(toolError(`Invalid arguments for tool ${tool.name}: arguments: expected an object of named arguments, got ${nonObject}.`, {
+        error: "arguments must be an object", code: "validation_failed", issues: [{ path: "arguments", message: `expected an object, got ${nonObject}` }],
+      }));
+    }
+    return toCallToolResult(await callTool(tool, args, ctx));
+  });
   return server;
 }
 
+/** Validates the arguments against the tool's input shape, then runs it; bad input is an isError result naming the field. */
+async function callTool(tool: ToolDefinition, args: unknown, ctx: ToolContext): Promise<ToolResult> {
+  const parsed = z.object(tool.input).safeParse(args ?? {});
+  if (!parsed.success) {
+    const issues = toValidationIssues(parsed.error.issues);
+    const text = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
+    return toolError(`Invalid arguments for tool ${tool.name}: ${text}`, { error: "invalid arguments", code: "validation_failed", issues });
+  }
+  return runTool(tool, parsed.data, ctx);
+}
+
 const namesOf = (tool: ToolDefinition) => [tool.name, ...(tool.aliases ?? [])];
-const describeAs = (tool: ToolDefinition, name: string) => (name === tool.name ? tool.description : `Older name of ${tool.name}. ${tool.description}`);
 
 const listed = new WeakMap<readonly ToolDefinition[], Tool[]>();
 

@@ -11,8 +11,8 @@ import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../test/h
 import type { ServedRoutes } from "../../test/http-server.ts";
 import { reviewAssertions } from "../assertions/assertions.service.ts";
 import { resetEnvCache } from "../env.ts";
-import { ZUpsertGraderBody } from "../graders/graders.schemas.ts";
-import { upsertGrader } from "../graders/graders.service.ts";
+import { ZSaveGraderBody } from "../graders/graders.schemas.ts";
+import { createGrader } from "../graders/graders.service.ts";
 import { createLimiter } from "../grading/limiter.ts";
 import { newId } from "../ids.ts";
 import { judgeTraceAssertions } from "../replay/complete/evaluation/trace-assertions.ts";
@@ -174,7 +174,7 @@ describe("MCP review-loop tools", () => {
     expect((await callTool(client, "list_experiment_groups")).text).toContain(`[ID: ${groupId}] refunds`);
     expect((await callTool(client, "get_experiment_group", { experimentGroupId: groupId })).text).toContain(`[ID: ${experimentId}] refund fix`);
 
-    const grader = (await upsertGrader(db(), org.organizationId, ZUpsertGraderBody.parse({ traceFunctionKey: FN, name: "no errors", kind: "rule", live: false, config: { check: { op: "noErrors" } } }))).grader.id;
+    const grader = (await createGrader(db(), org.organizationId, { userId: null, via: "rest" }, ZSaveGraderBody.parse({ traceFunctionKey: FN, name: "no errors", kind: "rule", live: false, config: { check: { op: "noErrors" } } }))).grader.id;
     expect((await callTool(client, "rerun_graders_on_experiment", { experimentId })).isError).toBe(true);
     expect((await callTool(client, "add_graders_to_experiment", { experimentId, graderIds: [grader] })).text).toContain(grader);
     const run = await callTool(client, "rerun_graders_on_experiment", { experimentId, waitSeconds: 30 });

@@ -214,7 +214,7 @@ describe("MCP tools", () => {
     const grader = (await callTool(client, "save_grader", { traceFunctionKey: KEY, name: "accurate", passCriteria: "Answers the question" })).data.grader;
     await upsertGraderLabel(db(), { organizationId: org.organizationId, traceId: failing, graderId: grader.id, label: false, labelReason: "Ignored the policy", labelConfidence: "High", source: "live_grader" });
     const byTrace = await callTool(client, "get_grader_labels", { traceIds: [failing] });
-    expect(byTrace.text).toContain(`- trace ${failing} · grader accurate (${grader.id}, active): FAIL [live_grader`);
+    expect(byTrace.text).toContain(`- trace ${failing} · grader accurate (${grader.id}, active, version 1): FAIL [live_grader`);
     expect(byTrace.text).toContain("Reason: Ignored the policy");
     const byGrader = await callTool(client, "read_grader_labels", { graderId: grader.id, limit: 5 });
     expect(byGrader.data.labels).toHaveLength(1);

@@ -2,6 +2,7 @@
 // or key with a NUL character or an unpaired UTF-16 surrogate (which PostgreSQL cannot store) is a 400
 // naming the field, and a value nested deeper than MAX_INPUT_DEPTH is a 400 before anything walks it
 // recursively. The walk itself is iterative, so no input can overflow the stack here.
+import { isUtf8 } from "node:buffer";
 import { AppError } from "../errors.ts";
 
 /** The deepest nesting of objects and arrays any request may carry. */
@@ -76,4 +77,59 @@ export function assertInputText(value: unknown, options: TextRuleOptions): void 
       stack.push({ value: (v as Record<string, unknown>)[key], parent: frame, key, depth: depth + 1, textChecked: checkChild });
     }
   }
+}
+
+/**
+ * A JSON body's bytes as text, refusing bytes that are not UTF-8 with a 400 naming the field that holds them
+ * (docs/api.md, "Text and nesting rules"): decoding would otherwise turn them into U+FFFD and store that.
+ * The check is one validation pass over the bytes; the field is looked for only when it fails.
+ */
+export function decodeUtf8Text(bytes: Buffer, where: string): string {
+  if (isUtf8(bytes)) return bytes.toString("utf8");
+  const bad = firstInvalidUtf8Byte(bytes);
+  const path = fieldAt(bytes, bad);
+  const at = path === null ? `byte ${bad}` : path || "(the whole value)";
+  const message = "must be valid UTF-8 text";
+  throw new AppError("validation_failed", `Invalid request ${where}: ${at}: ${message}`, { issues: [{ path: path ?? "", message: `${message} (byte ${bad} is not)` }] });
+}
+
+/** Stands for the bad byte while looking for its field; a noncharacter pair no client sends. */
+const MARKER = "\u{10FFFF}\uFFFF";
+
+/** The path of the string or key that holds the byte at `offset`, when the bytes are JSON ("" for a top-level string); else null. */
+function fieldAt(bytes: Buffer, offset: number): string | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.subarray(0, offset).toString("utf8") + MARKER + bytes.subarray(offset + 1).toString("utf8"));
+  } catch {
+    return null;
+  }
+  const stack: Array<{ value: unknown; path: string }> = [{ value, path: "" }];
+  const join = (path: string, key: string | number) => (path ? `${path}.${key}` : String(key));
+  while (stack.length > 0) {
+    const { value: v, path } = stack.pop()!;
+    if (typeof v === "string") {
+      if (v.includes(MARKER)) return path;
+    } else if (Array.isArray(v)) {
+      v.forEach((item, i) => stack.push({ value: item, path: join(path, i) }));
+    } else if (v !== null && typeof v === "object") {
+      for (const [key, item] of Object.entries(v)) {
+        if (key.includes(MARKER)) return join(path, key.replace(MARKER, "\uFFFD"));
+        stack.push({ value: item, path: join(path, key) });
+      }
+    }
+  }
+  return null;
+}
+
+/** The offset of the first byte that is not part of a well-formed UTF-8 sequence (RFC 3629: no overlongs, no surrogates). */
+function firstInvalidUtf8Byte(bytes: Buffer): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    const length = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (length === 0 || !isUtf8(bytes.subarray(i, i + length))) return i;
+    i += length;
+  }
+  return bytes.length;
 }

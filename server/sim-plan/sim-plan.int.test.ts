@@ -97,6 +97,7 @@ describe("sim plan", () => {
     expect(byName.lookup).toEqual({
       traceFunctionKey: "support", name: "lookup", spanCount: 2, contentOffSpanCount: 1,
       decision: false, captureContent: false, locked: false, lockReasons: [],
+      decidedBy: a.email, decidedAt: expect.any(String),
     });
     expect(byName.handle).toMatchObject({ spanCount: 1, locked: true, lockReasons: ["root"], captureContent: true, decision: null });
     expect(byName["graph-node"].lockReasons).toEqual(["framework"]);

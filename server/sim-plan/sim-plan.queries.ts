@@ -59,11 +59,14 @@ export function selectNodeStats(db: DbClient, organizationId: string, filter: { 
     GROUP BY s.node_key, s.name`);
 }
 
+/** The stored decisions, each with who made it last (the user's name, else email; null for none) and when. */
 export function selectDecisions(db: DbClient, organizationId: string, traceFunctionKey?: string) {
-  const byKey = traceFunctionKey !== undefined ? sql`AND trace_function_key = ${traceFunctionKey}` : empty;
-  return db.sql.query<{ trace_function_key: string; name: string; capture_content: boolean }>(sql`
-    SELECT trace_function_key, name, capture_content FROM sim_plan_decisions
-    WHERE organization_id = ${organizationId}::uuid ${byKey}`);
+  const byKey = traceFunctionKey !== undefined ? sql`AND d.trace_function_key = ${traceFunctionKey}` : empty;
+  return db.sql.query<{ trace_function_key: string; name: string; capture_content: boolean; decided_by: string | null; decided_at: Date | string }>(sql`
+    SELECT d.trace_function_key, d.name, d.capture_content, COALESCE(NULLIF(u.name, ''), u.email) AS decided_by, d.updated_at AS decided_at
+    FROM sim_plan_decisions d
+    LEFT JOIN users u ON u.organization_id = d.organization_id AND u.id = d.updated_by_user_id
+    WHERE d.organization_id = ${organizationId}::uuid ${byKey}`);
 }
 
 /** One multi-row upsert; the caller passes each node once. */

@@ -50,5 +50,8 @@ export const ZSimPlanNodeStats = z.object({
   captureContent: z.boolean(),
   locked: z.boolean(),
   lockReasons: z.array(ZLockReason),
+  /** Who made the stored decision last (name, else email; null for a key without a user) and when. */
+  decidedBy: z.string().nullable(),
+  decidedAt: z.string().nullable(),
 });
 export type TSimPlanNodeStats = z.output<typeof ZSimPlanNodeStats>;

@@ -41,6 +41,31 @@ export async function decideSimPlan(
   };
 }
 
+/**
+ * The console's toggle: decideSimPlan, answering also what every node it changed (the node and those turned
+ * off beneath it) was before, so the change can be undone with restoreSimPlan (docs/console.md, "Sim plan").
+ */
+export async function decideSimPlanUndoable(db: Database, organizationId: string, userId: string | null, decisions: TSimPlanDecision[]) {
+  const before = new Map((await q.selectDecisions(db, organizationId)).map((d) => [nodeId(d.trace_function_key, d.name), d.capture_content]));
+  const result = await decideSimPlan(db, organizationId, userId, decisions);
+  const refused = new Set(result.refused.map((r) => nodeId(r.traceFunctionKey, r.name)));
+  const changed = [...decisions.filter((d) => !refused.has(nodeId(d.traceFunctionKey, d.name))), ...result.cascaded];
+  // A node without a decision captured its content; restoring it decides "capture", which reads the same.
+  const previous = changed.map((n) => ({ traceFunctionKey: n.traceFunctionKey, name: n.name, captureContent: before.get(nodeId(n.traceFunctionKey, n.name)) ?? true }));
+  return { ...result, previous };
+}
+
+/**
+ * Puts decisions back exactly as given (the undo of a console toggle): no cascade, locked nodes refused as
+ * in decideSimPlan; the user who restores is recorded as the one who decided.
+ */
+export async function restoreSimPlan(db: Database, organizationId: string, userId: string | null, decisions: TSimPlanDecision[]) {
+  const unique = [...new Map(decisions.map((d) => [nodeId(d.traceFunctionKey, d.name), d])).values()];
+  const { accepted, refused } = await splitLocked(db, organizationId, unique);
+  await q.upsertDecisions(db, organizationId, userId, accepted);
+  return { restored: accepted.map(({ traceFunctionKey, name }) => ({ traceFunctionKey, name })), refused };
+}
+
 async function splitLocked(db: Database, organizationId: string, decisions: TSimPlanDecision[]) {
   const stats = await q.selectNodeStats(db, organizationId, { nodes: decisions });
   const byNode = new Map(stats.map((s) => [nodeId(s.trace_function_key, s.name), s]));
@@ -65,6 +90,8 @@ export async function findSimPlanNodes(db: Database, organizationId: string, fil
     q.selectDecisions(db, organizationId, filter.traceFunctionKey),
   ]);
   const decided = new Map(decisions.map((d) => [nodeId(d.trace_function_key, d.name), d.capture_content]));
+  const who = new Map(decisions.map((d) => [nodeId(d.trace_function_key, d.name), { decidedBy: d.decided_by, decidedAt: new Date(d.decided_at).toISOString() }]));
+  const noOne = { decidedBy: null, decidedAt: null };
   const nodes = new Map<string, TSimPlanNodeStats>();
   for (const s of stats) {
     const reasons = lockReasonsOf(s);
@@ -78,6 +105,7 @@ export async function findSimPlanNodes(db: Database, organizationId: string, fil
       captureContent: reasons.length > 0 || decision !== false,
       locked: reasons.length > 0,
       lockReasons: reasons,
+      ...(who.get(nodeId(s.trace_function_key, s.name)) ?? noOne),
     });
   }
   for (const d of decisions) {
@@ -93,6 +121,7 @@ export async function findSimPlanNodes(db: Database, organizationId: string, fil
       captureContent: locked || d.capture_content,
       locked,
       lockReasons: locked ? ["service_name"] : [],
+      ...(who.get(id) ?? noOne),
     });
   }
   return [...nodes.values()].sort((x, y) => cmp(x.traceFunctionKey, y.traceFunctionKey) || cmp(x.name, y.name));

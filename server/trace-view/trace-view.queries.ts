@@ -1,7 +1,7 @@
 // The console's trace page read model: the spans of one trace with what the waterfall shows (no content),
 // and the organization's trace function keys for the list filters. Every query filters by organization.
 import type { DbClient } from "../db/client.ts";
-import { raw, sql, uuidArray } from "../db/sql.ts";
+import { raw, sql, uuidArray, type Sql } from "../db/sql.ts";
 import { fromAggregateJson, SPAN_AGGREGATE_COLUMNS, spanAggregates, type TTraceSpanAggregateRow } from "../traces/traces.queries.ts";
 
 /**
@@ -129,4 +129,30 @@ export function selectRootOutputs(db: DbClient, organizationId: string, traceIds
       FROM spans
       WHERE organization_id = ${organizationId}::uuid AND trace_id = ANY(${uuidArray(traceIds)}) AND parent_span_id IS NULL
       ORDER BY trace_id, started_at NULLS LAST, id) roots`);
+}
+
+/**
+ * The live console's poll (docs/api/console.md, "Live lists and pages"): when the organization's newest trace was
+ * created, and when the watched traces (those a page shows, at most 100) last changed, as PostgreSQL text at
+ * full precision. One statement and two index reads, whatever the organization's size: the first entry of
+ * traces' (organization_id, created_at DESC) index, and one primary-key probe per watched trace (LATERAL …
+ * OFFSET 0, so the planner cannot turn the probes into a scan of the organization's traces). Every trace
+ * write sets updated_at (the ingestion upsert, completion, the detached PATCH), so a change of status, name
+ * or spans moves `watched`. Replays and dropped traces move `newest` too: the page then reads its list once
+ * more and finds nothing new, which costs one list read, not a wrong answer.
+ */
+export function traceChangesStatement(organizationId: string, traceIds: readonly string[]): Sql {
+  return sql`
+    SELECT
+      (SELECT t.created_at::text AS at FROM traces t WHERE t.organization_id = ${organizationId}::uuid
+        ORDER BY t.created_at DESC LIMIT 1) AS newest,
+      (SELECT max(w.updated_at)::text FROM unnest(${uuidArray(traceIds)}) AS u(id)
+        CROSS JOIN LATERAL (
+          SELECT t.updated_at FROM traces t WHERE t.organization_id = ${organizationId}::uuid AND t.id = u.id OFFSET 0
+        ) w) AS watched`;
+}
+
+export async function selectTraceChanges(db: DbClient, organizationId: string, traceIds: readonly string[]) {
+  const [row] = await db.sql.query<{ newest: string | null; watched: string | null }>(traceChangesStatement(organizationId, traceIds));
+  return { newest: row?.newest ?? null, watched: row?.watched ?? null };
 }

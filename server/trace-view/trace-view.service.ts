@@ -104,3 +104,9 @@ export async function findRootOutputs(db: Database, organizationId: string, trac
   const rows = await q.selectRootOutputs(db, organizationId, traceIds, COMPARED_OUTPUT_CHARS);
   return Object.fromEntries(rows.map((r) => [r.trace_id, r.size > COMPARED_OUTPUT_CHARS ? { tooLarge: true as const, output: null } : { tooLarge: false as const, output: r.output ?? null }]));
 }
+
+/** What a live page compares with its last answer to know it must read again (selectTraceChanges). */
+export type TTraceChanges = { newest: string | null; watched: string | null };
+
+export const findTraceChanges = (db: Database, organizationId: string, traceIds: readonly string[]): Promise<TTraceChanges> =>
+  q.selectTraceChanges(db, organizationId, traceIds);

@@ -106,6 +106,8 @@ export interface TracePageFilter {
   sessionId?: string;
   labelState?: "unlabeled" | "pass" | "fail" | "validated";
   kind?: "captured" | "seeded" | "replay";
+  /** Without a kind filter, leave replay traces (test_run_id set) out. */
+  excludeReplays?: boolean;
   /** startedAt bounds: from inclusive, to exclusive. */
   startedFrom?: Date;
   startedTo?: Date;
@@ -123,6 +125,7 @@ function listWhere(organizationId: string, f: TracePageFilter): Sql[] {
   if (f.labelState !== undefined) where.push(labelStateIs(f.labelState));
   if (f.kind === "replay") where.push(sql`test_run_id IS NOT NULL`);
   else if (f.kind !== undefined) where.push(sql`test_run_id IS NULL AND ingestion_type = ${f.kind}`);
+  else if (f.excludeReplays) where.push(sql`test_run_id IS NULL`);
   if (f.startedFrom) where.push(sql`started_at >= ${f.startedFrom.toISOString()}::timestamptz`);
   if (f.startedTo) where.push(sql`started_at < ${f.startedTo.toISOString()}::timestamptz`);
   return where;

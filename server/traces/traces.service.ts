@@ -16,6 +16,8 @@ export type TTraceFilters = Partial<TTraceListQuery> & {
   searchContent?: boolean;
   /** Exactly this session id (the console's session link). */
   sessionId?: string;
+  /** Leaves replay traces out unless the kind filter asks for them (the console's default). */
+  excludeReplays?: boolean;
 };
 
 /** The most ids a labelling queue holds (docs/api/console.md "Labelling queue"). */
@@ -41,6 +43,7 @@ function pageFilter(filters: TTraceFilters): q.TracePageFilter {
     sessionId: filters.sessionId,
     labelState: filters.labelState,
     kind: filters.kind,
+    excludeReplays: filters.excludeReplays,
     startedFrom: filters.startedFrom,
     startedTo: filters.startedTo,
   };

@@ -6,6 +6,7 @@ import { TRPCError } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { AppError } from "../errors.ts";
 import { readBody } from "../http/body.ts";
+import { decodeUtf8Text } from "../shared/input-text.ts";
 import { errorResponse, toAppError } from "../http/responses.ts";
 import { createContext } from "./context.ts";
 import { appRouter } from "./root.ts";
@@ -20,6 +21,7 @@ export async function handleTrpc(request: Request): Promise<Response> {
         throw new AppError("unsupported_media_type", "The console API accepts only application/json bodies.");
       }
       const body = await readBody(request);
+      decodeUtf8Text(body, "input");
       const headers = new Headers(request.headers);
       headers.delete("content-encoding");
       headers.delete("content-length");

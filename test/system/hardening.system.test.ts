@@ -136,6 +136,16 @@ describe("the built server's edges", () => {
     expect(get.headers.allow).toContain("POST");
   });
 
+  it("answers a setup code the input rules refuse as a wrong code, never a 500 page", async () => {
+    // The organization exists (REPRISE_INIT_*), so any code leads to sign-in.
+    for (const code of ["%00", "a%00b", "%ED%A0%80"]) {
+      const res = await fetch(`${baseUrl}/setup?code=${code}`, { redirect: "manual" });
+      await res.arrayBuffer();
+      expect(res.status, code).toBeLessThan(500);
+      expect(res.headers.get("location") ?? "", code).toContain("/sign-in");
+    }
+  });
+
   it("serves console pages with a nonce CSP that forbids framing, and the other security headers", async () => {
     const res = await fetch(`${baseUrl}/sign-in`);
     const csp = res.headers.get("content-security-policy") ?? "";

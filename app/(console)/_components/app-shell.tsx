@@ -7,17 +7,7 @@ import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button.tsx";
 import { cn } from "@/components/ui/cn.ts";
 import { useTRPC } from "@/components/trpc/react.tsx";
-
-const NAV = [
-  { href: "/traces", label: "Traces" },
-  { href: "/datasets", label: "Datasets" },
-  { href: "/assertions", label: "Assertions" },
-  { href: "/review", label: "Review" },
-  { href: "/graders", label: "Graders" },
-  { href: "/sim-plan", label: "Sim plan" },
-  { href: "/replays", label: "Replays" },
-  { href: "/settings", label: "Settings" },
-] as const;
+import { CONSOLE_NAV as NAV } from "./nav.ts";
 
 export function AppShell({ user, children }: { user: { email: string; organizationName: string }; children: ReactNode }) {
   const pathname = usePathname();

@@ -1,6 +1,6 @@
 "use client";
-// What to do when there is nothing yet: how to send a first trace (SDK or OpenTelemetry Collector),
-// with this server's address as the browser reached it.
+// What to do when there is nothing yet: how to send a first trace (the SDK, or OpenTelemetry through the
+// native door: an app's OTLP exporter or a Collector), with this server's address as the browser reached it.
 import { Link } from "@/components/ui/link.tsx";
 import { useEffect, useState } from "react";
 
@@ -29,9 +29,14 @@ const answer = reprise.withTrace("answer-question", async (q) => llm(q));`}
           </pre>
         </li>
         <li>
-          Or send OTLP from an OpenTelemetry Collector: otlphttp exporter endpoint{" "}
-          <code className="rounded bg-zinc-100 px-1">{origin}/api/sdk/otel</code>, JSON encoding, header{" "}
+          Or send OpenTelemetry (GenAI, OpenInference, OpenLLMetry, AI SDK) from your app or an OpenTelemetry Collector, no SDK needed:{" "}
+          endpoint <code className="rounded bg-zinc-100 px-1">{origin}</code> (the exporter adds{" "}
+          <code className="rounded bg-zinc-100 px-1">/v1/traces</code>), header{" "}
           <code className="rounded bg-zinc-100 px-1">Authorization: Bearer rp_…</code>.
+          <pre aria-label="OpenTelemetry exporter settings" className="mt-2 overflow-x-auto rounded-md bg-zinc-900 p-3 text-xs leading-relaxed text-zinc-100">
+{`export OTEL_EXPORTER_OTLP_ENDPOINT=${origin}
+export OTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer rp_…"`}
+          </pre>
         </li>
       </ol>
     </div>

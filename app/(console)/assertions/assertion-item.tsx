@@ -1,8 +1,8 @@
 "use client";
-// One assertion in a list (the trace page and the Assertions page): statement, target, check, criteria,
-// author, and the edit / archive actions.
+// One assertion in a list (the trace page and the Assertions page): statement, review state, target, check,
+// criteria, author, and the edit / history / archive actions.
 import { useMutation } from "@tanstack/react-query";
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { formatRelative } from "@/components/ui/format.ts";
@@ -11,6 +11,8 @@ import { describeCheck } from "@/components/check-fields.tsx";
 import { describeTarget } from "@/components/target-picker.tsx";
 import { useTRPC } from "@/components/trpc/react.tsx";
 import { useInvalidateAssertions, type Assertion } from "./assertion-dialog.tsx";
+import { AssertionHistory } from "./assertion-history.tsx";
+import { StateBadge } from "./state-badge.tsx";
 
 export function AssertionItem({ assertion: a, onEdit, context }: { assertion: Assertion; onEdit?: () => void; context?: ReactNode }) {
   const trpc = useTRPC();
@@ -20,6 +22,7 @@ export function AssertionItem({ assertion: a, onEdit, context }: { assertion: As
     if (window.confirm(`Archive the assertion "${a.assertion}"? It stops applying to replays.`)) archive.mutate({ traceId: a.traceId, assertionIds: [a.id] });
   };
   const check = describeCheck(a.check);
+  const [showHistory, setShowHistory] = useState(false);
   return (
     <li className="space-y-1.5 px-4 py-3" aria-label={`Assertion: ${a.assertion}`}>
       <div className="flex flex-wrap items-start justify-between gap-2">
@@ -27,11 +30,13 @@ export function AssertionItem({ assertion: a, onEdit, context }: { assertion: As
         {onEdit ? (
           <div className="flex shrink-0 gap-1.5">
             <Button variant="secondary" size="sm" onClick={onEdit} aria-label={`Edit assertion: ${a.assertion}`}>Edit</Button>
+            <Button variant="ghost" size="sm" onClick={() => setShowHistory(true)} aria-label={`History of assertion: ${a.assertion}`}>History</Button>
             <Button variant="danger" size="sm" disabled={archive.isPending} onClick={confirmArchive} aria-label={`Archive assertion: ${a.assertion}`}>Archive</Button>
           </div>
         ) : null}
       </div>
       <div className="flex flex-wrap items-center gap-1.5 text-xs">
+        <StateBadge state={a.approvalState} />
         <Badge>{describeTarget(a.targetOnEvaluatedTrace)}</Badge>
         {check ? <Badge tone="accent">{check}</Badge> : <span className="text-zinc-500">judged by a person or the LLM judge</span>}
       </div>
@@ -42,6 +47,7 @@ export function AssertionItem({ assertion: a, onEdit, context }: { assertion: As
         {context}{context ? " · " : ""}{a.source === "human" ? "written by" : "proposed by an agent for"} {a.author?.fullName || a.author?.email || "unknown"} · updated {formatRelative(a.updatedAt)}
       </p>
       <FormError error={archive.error} />
+      {showHistory ? <AssertionHistory assertionId={a.id} onClose={() => setShowHistory(false)} /> : null}
     </li>
   );
 }

@@ -8,7 +8,7 @@ export const metadata = { title: "Assertions" };
 export default function Page() {
   return (
     <>
-      <PageHeader title="Assertions" description="What each trace should keep doing when it is replayed, newest first per trace function." />
+      <PageHeader title="Assertions" description="What each trace should keep doing when it is replayed, newest first per trace function. Only approved assertions are judged; the state filter shows the others." />
       <Suspense fallback={<LoadingState label="Loading assertions" />}>
         <AssertionsBrowser />
       </Suspense>

@@ -2,7 +2,7 @@
 // Datasets: list per trace function and create.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@/components/ui/link.tsx";
-import { useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button.tsx";
 import { Card, CardHeader } from "@/components/ui/card.tsx";
 import { Dialog } from "@/components/ui/dialog.tsx";
@@ -57,11 +57,21 @@ export function DatasetDialog({ onClose, dataset }: { onClose: () => void; datas
   const existing = useQuery({ ...trpc.datasets.list.queryOptions({ traceFunctionKey: form.traceFunctionKey }), enabled: conflict && form.traceFunctionKey !== "" });
   const existingId = existing.data?.datasets.find((d) => d.name === form.name.trim() || d.name === form.name)?.id;
   const submit = (e: FormEvent) => { e.preventDefault(); mutation.mutate(form); };
+  // The recorded trace functions are offered, and a name none of them has is flagged (it is still allowed: a
+  // dataset may be made before its function's first trace).
+  const keys = useQuery({ ...trpc.traces.functionKeys.queryOptions(), enabled: !dataset });
+  const functionListId = useId();
+  const typed = form.traceFunctionKey.trim();
+  const unknownKey = !dataset && keys.data !== undefined && typed !== "" && !keys.data.includes(typed);
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) => { create.reset(); setForm((f) => ({ ...f, [k]: e.target.value })); };
   return (
     <Dialog open onOpenChange={(o) => { if (!o) onClose(); }} title={dataset ? "Edit dataset" : "New dataset"}>
       <form onSubmit={submit} className="space-y-4">
-        <Field label="Trace function">{(id) => <Input id={id} required disabled={Boolean(dataset)} value={form.traceFunctionKey} onChange={set("traceFunctionKey")} placeholder="answer-question" />}</Field>
+        <Field label="Trace function" error={unknownKey ? `No trace of “${form.traceFunctionKey.trim()}” has been recorded. Check the spelling: a dataset only holds traces of its function.` : null}
+          hint={keys.data?.length ? "Pick one of the recorded trace functions." : null}>
+          {(id) => <Input id={id} required disabled={Boolean(dataset)} value={form.traceFunctionKey} onChange={set("traceFunctionKey")} placeholder="answer-question" list={functionListId} />}
+        </Field>
+        <datalist id={functionListId}>{(keys.data ?? []).map((k) => <option key={k} value={k} />)}</datalist>
         <Field label="Dataset name">{(id) => <Input id={id} required disabled={Boolean(dataset)} value={form.name} onChange={set("name")} />}</Field>
         <Field label="Description">{(id) => <Textarea id={id} value={form.description} onChange={set("description")} />}</Field>
         {conflict ? (

@@ -30,7 +30,10 @@ export function GraderDialog({ grader, onClose, onOpenExisting }: {
   });
   const [target, setTarget] = useState<TargetState>(targetFromConfig(config.target));
   const [check, setCheck] = useState<CheckState>(checkFromConfig(config.check));
-  const done = async () => { await queryClient.invalidateQueries({ queryKey: trpc.graders.list.queryKey() }); onClose(); };
+  const done = async () => {
+    await Promise.all([queryClient.invalidateQueries({ queryKey: trpc.graders.list.queryKey() }), queryClient.invalidateQueries({ queryKey: trpc.graders.versions.queryKey() })]);
+    onClose();
+  };
   // "New" never overwrites: an existing name is refused, with the offer to edit that grader instead.
   const create = useMutation(trpc.graders.create.mutationOptions({ onSuccess: done }));
   const save = useMutation(trpc.graders.save.mutationOptions({ onSuccess: done }));

@@ -11,6 +11,7 @@ import { describeTarget } from "@/components/target-picker.tsx";
 import { useTRPC } from "@/components/trpc/react.tsx";
 import type { RouterOutputs } from "@/components/trpc/types.ts";
 import { GraderDialog } from "./grader-form.tsx";
+import { GraderHistoryDialog } from "./grader-history.tsx";
 
 export type Grader = RouterOutputs["graders"]["list"][number];
 
@@ -19,7 +20,10 @@ export function GradersList() {
   const queryClient = useQueryClient();
   const graders = useQuery(trpc.graders.list.queryOptions({}));
   const [editing, setEditing] = useState<Grader | "new" | null>(null);
-  const save = useMutation(trpc.graders.save.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.graders.list.queryKey() }) }));
+  const [historyOf, setHistoryOf] = useState<Grader | null>(null);
+  const save = useMutation(trpc.graders.save.mutationOptions({
+    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: trpc.graders.list.queryKey() }), queryClient.invalidateQueries({ queryKey: trpc.graders.versions.queryKey() })]),
+  }));
   const archive = (g: Grader) => save.mutate({ id: g.id, traceFunctionKey: g.traceFunctionKey, name: g.name, kind: g.kind, config: g.config, status: "archived" });
   return (
     <div className="space-y-4">
@@ -33,10 +37,11 @@ export function GradersList() {
                 <div className="min-w-0">
                   <p className="font-medium text-zinc-900">{g.name} <Badge className="ml-1">{g.kind === "rule" ? "rule" : "LLM judge"}</Badge>
                     {g.status === "archived" ? <Badge className="ml-1" tone="warn">archived</Badge> : g.live ? <Badge className="ml-1" tone="accent">live</Badge> : null}</p>
-                  <p className="truncate text-xs text-zinc-500"><span className="font-mono">{g.traceFunctionKey}</span> · {describeGrader(g)}</p>
+                  <p className="truncate text-xs text-zinc-500"><span className="font-mono">{g.traceFunctionKey}</span> · version {g.version} · {describeGrader(g)}</p>
                 </div>
                 <div className="flex gap-2">
                   <Button variant="secondary" size="sm" onClick={() => setEditing(g)} aria-label={`Edit ${g.name}`}>Edit</Button>
+                  <Button variant="ghost" size="sm" onClick={() => setHistoryOf(g)} aria-label={`History of ${g.name}`}>History</Button>
                   {g.status === "active" ? <Button variant="danger" size="sm" disabled={save.isPending} onClick={() => archive(g)} aria-label={`Archive ${g.name}`}>Archive</Button> : null}
                 </div>
               </li>
@@ -45,6 +50,7 @@ export function GradersList() {
         )}
       </Card>
       {editing ? <GraderDialog key={editing === "new" ? "new" : editing.id} grader={editing === "new" ? null : editing} onClose={() => setEditing(null)} onOpenExisting={setEditing} /> : null}
+      {historyOf ? <GraderHistoryDialog key={historyOf.id} grader={historyOf} onClose={() => setHistoryOf(null)} /> : null}
     </div>
   );
 }

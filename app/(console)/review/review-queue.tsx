@@ -2,29 +2,19 @@
 // The review queue: pending assertions, oldest first, filtered by trace function, category and assignee.
 // Keyboard: J / K (or the arrow keys) move, A approves, R rejects, E edits (Ctrl+Enter saves, Escape cancels),
 // X selects; with a selection, A and R (and the buttons) act on every selected assertion. The filters live in the
-// URL (?fn=&category=&assignee=), so a filtered queue can be reloaded and shared. docs/api/console.md.
+// URL (?fn=&category=&assignee=), so a filtered queue can be reloaded and shared. An edit can be undone from the
+// status line: it restores the version the edit replaced. docs/api/console.md.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Link } from "@/components/ui/link.tsx";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useState } from "react";
-import { Badge } from "@/components/ui/badge.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { Card } from "@/components/ui/card.tsx";
-import { Field, Select, Textarea } from "@/components/ui/field.tsx";
+import { Field, Select } from "@/components/ui/field.tsx";
 import { EmptyState, ErrorState, FormError, LoadingState } from "@/components/ui/states.tsx";
 import { useTRPC } from "@/components/trpc/react.tsx";
-import type { RouterOutputs } from "@/components/trpc/types.ts";
-import { EvidenceLinks } from "./evidence-links.tsx";
-
-type Pending = RouterOutputs["review"]["queue"]["assertions"][number];
+import { PendingCard } from "./review-card.tsx";
 
 const isTextField = (el: EventTarget | null) => el instanceof HTMLElement && el.closest("input, textarea, select, [contenteditable=true]") !== null;
-
-function targetText(t: Pending["targetOnEvaluatedTrace"]) {
-  if (!t) return "the whole trace";
-  if (t.kind === "output") return "the output";
-  return `span "${t.name}" (${t.occurrence} occurrence)`;
-}
 
 export function ReviewQueue() {
   const trpc = useTRPC();
@@ -51,14 +41,32 @@ export function ReviewQueue() {
   };
   const [editing, setEditing] = useState<string | null>(null);
   const [status, setStatus] = useState("");
+  /** The assertion whose edit the status line offers to undo. */
+  const [undoable, setUndoable] = useState<{ id: string } | null>(null);
   const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.review.pathKey() });
   const decide = useMutation(trpc.review.decide.mutationOptions({
     onSuccess: async (r) => {
       setStatus(`${r.approvalState === "approved" ? "Approved" : "Rejected"} ${r.reviewed.length} assertion(s).`);
+      setUndoable(null);
       setSelected(new Set());
       await invalidate();
     },
   }));
+  // Undoing an edit restores the version it replaced (the newest one kept); the undo is itself kept as a version.
+  const revert = useMutation(trpc.assertions.revert.mutationOptions());
+  const undoEdit = async (id: string) => {
+    try {
+      const history = await queryClient.fetchQuery(trpc.assertions.history.queryOptions({ assertionId: id }, { staleTime: 0 }));
+      const last = history.versions[0];
+      if (!last) return;
+      await revert.mutateAsync({ assertionId: id, version: last.version });
+      setUndoable(null);
+      setStatus("Undid the edit: the assertion says what it said before.");
+      await Promise.all([invalidate(), queryClient.invalidateQueries({ queryKey: trpc.assertions.pathKey() })]);
+    } catch (e) {
+      setStatus(`The edit was not undone: ${(e as Error).message}`);
+    }
+  };
   const items = queue.data?.assertions ?? [];
   const current = items[Math.min(cursor, items.length - 1)];
 
@@ -128,8 +136,10 @@ export function ReviewQueue() {
         </Button>
         <span className="text-xs text-zinc-500">J/K move · E edit · X select</span>
         <span role="status" aria-live="polite" className="text-xs text-zinc-600">{status}</span>
+        {undoable ? <Button size="sm" variant="ghost" disabled={revert.isPending} onClick={() => void undoEdit(undoable.id)}>Undo the edit</Button> : null}
       </div>
       <FormError error={decide.error} />
+      <FormError error={revert.error} />
       {queue.isPending ? <LoadingState label="Loading the review queue" /> : queue.isError ? <ErrorState error={queue.error} onRetry={() => queue.refetch()} /> : items.length === 0 ? (
         <EmptyState title="Nothing to review">Assertions agents propose appear here until someone approves or rejects them.</EmptyState>
       ) : (
@@ -137,75 +147,19 @@ export function ReviewQueue() {
           {items.map((a, i) => (
             <li key={a.id}>
               <PendingCard a={a} focused={a.id === current?.id} selected={selected.has(a.id)} onToggle={() => toggle(a.id)} onFocus={() => setCursor(i)}
-                editing={editing === a.id} onEditDone={async (saved) => { setEditing(null); if (saved) { setStatus("Saved the edit; the assertion still awaits a decision."); await invalidate(); } }} />
+                editing={editing === a.id} onEditDone={async (saved) => {
+                  setEditing(null);
+                  if (!saved) return;
+                  setStatus("Saved the edit; the assertion still awaits a decision.");
+                  // Only an edit that changed something kept a version to go back to.
+                  const fields = ["assertion", "passCriteria", "failCriteria", "targetOnEvaluatedTrace", "check"] as const;
+                  setUndoable(fields.some((k) => JSON.stringify(a[k]) !== JSON.stringify(saved[k])) ? { id: saved.id } : null);
+                  await Promise.all([invalidate(), queryClient.invalidateQueries({ queryKey: trpc.assertions.pathKey() })]);
+                }} />
             </li>
           ))}
         </ol>
       )}
-    </div>
-  );
-}
-
-function PendingCard({ a, focused, selected, onToggle, onFocus, editing, onEditDone }: {
-  a: Pending;
-  focused: boolean;
-  selected: boolean;
-  onToggle: () => void;
-  onFocus: () => void;
-  editing: boolean;
-  onEditDone: (saved: boolean) => void;
-}) {
-  return (
-    <Card aria-label={`Assertion: ${a.assertion}`} aria-current={focused ? "true" : undefined} onClick={onFocus}
-      className={focused ? "ring-2 ring-accent-500" : undefined}>
-      <div className="flex gap-3 p-4">
-        <input type="checkbox" className="mt-1" checked={selected} onChange={onToggle} aria-label={`Select: ${a.assertion}`} />
-        <div className="min-w-0 flex-1 space-y-1 text-sm">
-          {editing ? <EditForm a={a} onDone={onEditDone} /> : (
-            <>
-              <p className="font-medium text-zinc-900">{a.assertion}</p>
-              <p className="text-xs text-zinc-600">Checks {targetText(a.targetOnEvaluatedTrace)}
-                {a.passCriteria ? ` · pass: ${a.passCriteria}` : ""}{a.failCriteria ? ` · fail: ${a.failCriteria}` : ""}</p>
-            </>
-          )}
-          <p className="flex flex-wrap items-center gap-2 text-xs text-zinc-600">
-            <Link href={`/traces/${a.trace.id}`} className="text-accent-700 dark:text-accent-300 hover:underline">{a.trace.name || a.trace.traceFunctionKey || a.trace.id.slice(0, 8)}</Link>
-            {a.trace.traceFunctionKey ? <span className="font-mono">{a.trace.traceFunctionKey}</span> : null}
-            <Badge>{a.source}</Badge>
-            {a.category ? <Badge tone="accent">{a.category.title}</Badge> : null}
-            {a.assigneeEmail ? <span>Assigned to {a.assigneeEmail}</span> : null}
-          </p>
-          {a.humanNote ? <p className="text-xs text-zinc-600">Note: {a.humanNote}</p> : null}
-          <EvidenceLinks traceId={a.trace.id} evidence={a.justification} />
-        </div>
-      </div>
-    </Card>
-  );
-}
-
-function EditForm({ a, onDone }: { a: Pending; onDone: (saved: boolean) => void }) {
-  const trpc = useTRPC();
-  const [text, setText] = useState(a.assertion);
-  const [pass, setPass] = useState(a.passCriteria ?? "");
-  const [fail, setFail] = useState(a.failCriteria ?? "");
-  const edit = useMutation(trpc.review.edit.mutationOptions({ onSuccess: () => onDone(true) }));
-  const save = () => edit.mutate({ traceId: a.traceId, assertion: { id: a.id, assertion: text, passCriteria: pass || null, failCriteria: fail || null } });
-  const onKey = (e: React.KeyboardEvent) => {
-    if (e.key === "Escape") { e.preventDefault(); onDone(false); }
-    else if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); save(); }
-  };
-  return (
-    <div className="space-y-2" onKeyDown={onKey}>
-      <Field label="Assertion">{(id) => <Textarea id={id} autoFocus value={text} onChange={(e) => setText(e.target.value)} />}</Field>
-      <div className="grid gap-2 sm:grid-cols-2">
-        <Field label="Passes when">{(id) => <Textarea id={id} className="min-h-12" value={pass} onChange={(e) => setPass(e.target.value)} />}</Field>
-        <Field label="Fails when">{(id) => <Textarea id={id} className="min-h-12" value={fail} onChange={(e) => setFail(e.target.value)} />}</Field>
-      </div>
-      <FormError error={edit.error} />
-      <div className="flex gap-2">
-        <Button size="sm" onClick={save} disabled={edit.isPending || text.trim() === ""}>Save (Ctrl+Enter)</Button>
-        <Button size="sm" variant="secondary" onClick={() => onDone(false)}>Cancel (Esc)</Button>
-      </div>
     </div>
   );
 }

@@ -4,7 +4,7 @@ export const STATUSES = ["completed", "pending", "failed"] as const;
 export const LABEL_STATES = [["unlabeled", "Unlabeled"], ["pass", "Labeled pass"], ["fail", "Labeled fail"], ["validated", "Validated (approved)"]] as const;
 export const KINDS = [["captured", "Captured"], ["seeded", "Seeded"], ["replay", "Replay"]] as const;
 /** URL parameters that are filters (paging and the queue's position are not). */
-export const FILTER_PARAMS = ["fn", "session", "status", "q", "label", "kind", "from", "to"] as const;
+export const FILTER_PARAMS = ["fn", "session", "status", "q", "label", "kind", "from", "to", "replays"] as const;
 
 function oneOf<T extends string>(value: string | null, values: readonly T[]): T | undefined {
   return value !== null && (values as readonly string[]).includes(value) ? (value as T) : undefined;
@@ -25,6 +25,8 @@ export function readFilters(params: URLSearchParams) {
     kind: oneOf(params.get("kind"), KINDS.map(([v]) => v)),
     startedFrom: instant(params.get("from")),
     startedTo: instant(params.get("to")),
+    /** `replays=1`: replay traces too (left out by default; the kind filter "Replay" shows only them). */
+    includeReplays: params.get("replays") === "1",
   };
 }
 

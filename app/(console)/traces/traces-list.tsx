@@ -5,7 +5,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Link } from "@/components/ui/link.tsx";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { Button } from "@/components/ui/button.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { Input, Select } from "@/components/ui/field.tsx";
@@ -19,6 +19,7 @@ import { ReplayCard } from "../_components/replay-card.tsx";
 import { FirstTraceGuide } from "../_components/first-trace-guide.tsx";
 import { filterQuery, KINDS, LABEL_STATES, readFilters, STATUSES } from "./trace-filters.ts";
 import { FaithfulBadge, KindBadge, StatusBadge, VerdictBadge } from "./trace-badges.tsx";
+import { useLiveChanges } from "./use-live-changes.ts";
 
 /** `<input type="datetime-local">` shows local time without a zone; the URL and the API keep ISO instants. */
 function toLocalInput(iso: string | undefined): string {
@@ -41,6 +42,25 @@ export function TracesList() {
   const cursor = cursors.at(-1);
   const keys = useQuery(trpc.traces.functionKeys.queryOptions());
   const list = useQuery({ ...trpc.traces.list.queryOptions({ ...filters, cursor, limit: PAGE }), placeholderData: keepPreviousData });
+
+  // Live: new traces (on the first page) and changes to the traces shown are read without a reload, and the
+  // new ones are announced.
+  const [announced, setAnnounced] = useState("");
+  const shown = useRef<Set<string>>(new Set());
+  shown.current = new Set(list.data?.traces.map((t) => t.id));
+  useLiveChanges({
+    traceIds: list.data?.traces.map((t) => t.id) ?? [],
+    read: list.isPlaceholderData ? undefined : list.data?.live,
+    readAt: list.dataUpdatedAt,
+    watchNewest: cursors.length === 0,
+    onStale: () => {
+      const before = shown.current;
+      void list.refetch().then((r) => {
+        const added = r.data?.traces.filter((t) => !before.has(t.id)).length ?? 0;
+        setAnnounced(added ? `${added} new trace${added === 1 ? "" : "s"}` : "");
+      });
+    },
+  });
 
   const go = (next: URLSearchParams, push = false) => (push ? router.push : router.replace)(`${pathname}?${next.toString()}`);
   const setCursors = (stack: string[]) => {
@@ -113,6 +133,12 @@ export function TracesList() {
           Started before
           <Input className="mt-1" type="datetime-local" defaultValue={toLocalInput(filters.startedTo)} onChange={(e) => setInstant("to", e.currentTarget)} />
         </label>
+        {filters.kind === undefined ? (
+          <label className="flex h-9 items-center gap-2 text-xs font-medium text-zinc-600">
+            <input type="checkbox" defaultChecked={filters.includeReplays} onChange={(e) => setFilter("replays", e.target.checked ? "1" : "")} />
+            Include replays
+          </label>
+        ) : null}
         {filters.sessionId ? (
           <p className="flex h-9 items-center gap-1 text-xs text-zinc-700">
             Session <code className="max-w-48 truncate rounded bg-zinc-100 px-1.5 py-0.5">{filters.sessionId}</code>
@@ -125,6 +151,7 @@ export function TracesList() {
         <p className="text-sm text-zinc-600" aria-live="polite" data-testid="trace-count">
           {list.data ? (list.data.total === 0 ? "No traces" : `${formatNumber(first + 1)}–${formatNumber(first + list.data.traces.length)} of ${formatNumber(list.data.total)} trace${list.data.total === 1 ? "" : "s"}`) : "\u00a0"}
         </p>
+        <p role="status" className="mr-auto text-sm font-medium text-accent-700 dark:text-accent-300">{announced}</p>
         {list.data && list.data.total > 0 ? (
           <Link href={queueHref} className="inline-flex h-9 items-center rounded-md bg-accent-600 px-3.5 text-sm font-medium text-on-accent hover:bg-accent-700">
             Label these {formatNumber(list.data.total)} in a queue

@@ -67,3 +67,9 @@ ALTER TABLE "dataset_graders" ADD CONSTRAINT "dataset_graders_organization_id_da
 ALTER TABLE "dataset_graders" ADD CONSTRAINT "dataset_graders_organization_id_grader_id_fkey" FOREIGN KEY ("organization_id", "grader_id") REFERENCES "graders"("organization_id", "id") ON DELETE CASCADE ON UPDATE NO ACTION;
 ALTER TABLE "grader_rerun_items" ADD CONSTRAINT "grader_rerun_items_organization_id_run_id_fkey" FOREIGN KEY ("organization_id", "run_id") REFERENCES "grader_reruns"("organization_id", "id") ON DELETE CASCADE ON UPDATE NO ACTION;
 ALTER TABLE "experiment_items" ADD CONSTRAINT "experiment_items_organization_id_experiment_id_fkey" FOREIGN KEY ("organization_id", "experiment_id") REFERENCES "experiments"("organization_id", "id") ON DELETE CASCADE ON UPDATE NO ACTION;
+
+-- Version history tables (0130, 0140) keep their keys; their foreign keys stop cascading updates, as above.
+ALTER TABLE "grader_versions" DROP CONSTRAINT "grader_versions_organization_id_grader_id_fkey";
+ALTER TABLE "grader_versions" ADD CONSTRAINT "grader_versions_organization_id_grader_id_fkey" FOREIGN KEY ("organization_id", "grader_id") REFERENCES "graders"("organization_id", "id") ON DELETE CASCADE ON UPDATE NO ACTION;
+ALTER TABLE "assertion_versions" DROP CONSTRAINT "assertion_versions_organization_id_assertion_id_fkey";
+ALTER TABLE "assertion_versions" ADD CONSTRAINT "assertion_versions_organization_id_assertion_id_fkey" FOREIGN KEY ("organization_id", "assertion_id") REFERENCES "assertions"("organization_id", "id") ON DELETE CASCADE ON UPDATE NO ACTION;

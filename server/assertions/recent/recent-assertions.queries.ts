@@ -6,6 +6,8 @@ import { join, sql, type Sql } from "../../db/sql.ts";
 
 export interface RecentAssertionFilter {
   traceFunctionKey?: string;
+  /** One review state; undefined lists every state. */
+  approvalState?: string;
   /** Keyset position of the last row served: updated_at in epoch microseconds and id. */
   after?: { updatedUs: string; id: string };
 }
@@ -14,6 +16,7 @@ export interface RecentAssertionFilter {
 export function selectRecentAssertionIds(db: DbClient, organizationId: string, f: RecentAssertionFilter, take: number) {
   const where: Sql[] = [sql`a.organization_id = ${organizationId}::uuid`, sql`a.archived_at IS NULL`, sql`NOT t.dropped`];
   if (f.traceFunctionKey !== undefined) where.push(sql`t.trace_function_key = ${f.traceFunctionKey}`);
+  if (f.approvalState !== undefined) where.push(sql`a.approval_state = ${f.approvalState}`);
   if (f.after) {
     const at = sql`(TIMESTAMPTZ 'epoch' + ${f.after.updatedUs}::bigint * INTERVAL '1 microsecond')`;
     where.push(sql`(a.updated_at < ${at} OR (a.updated_at = ${at} AND a.id < ${f.after.id}::uuid))`);
@@ -32,4 +35,16 @@ export function selectAssertionTraces(db: DbClient, organizationId: string, ids:
     where: { organizationId, id: { in: ids } },
     select: { id: true, name: true, traceFunctionKey: true, startedAt: true, testRunId: true },
   });
+}
+
+/** How many active assertions are in each review state (of one trace function), for the state filter. */
+export function countAssertionsByState(db: DbClient, organizationId: string, traceFunctionKey: string | undefined) {
+  const where: Sql[] = [sql`a.organization_id = ${organizationId}::uuid`, sql`a.archived_at IS NULL`, sql`NOT t.dropped`];
+  if (traceFunctionKey !== undefined) where.push(sql`t.trace_function_key = ${traceFunctionKey}`);
+  return db.sql.query<{ approval_state: string; n: number }>(sql`
+    SELECT a.approval_state, count(*)::int AS n
+    FROM assertions a
+    JOIN traces t ON t.organization_id = a.organization_id AND t.id = a.trace_id
+    WHERE ${join(where, " AND ")}
+    GROUP BY a.approval_state`);
 }

@@ -4,7 +4,7 @@ import type { Database } from "../../db/client.ts";
 import { decodeCursor, encodeCursor } from "../../shared/cursor.ts";
 import { findAssertionRowsById } from "../assertions.queries.ts";
 import { toAssertionResponses } from "../assertions.service.ts";
-import type { TTraceAssertion } from "../assertions.schemas.ts";
+import type { TApprovalState, TTraceAssertion } from "../assertions.schemas.ts";
 import * as q from "./recent-assertions.queries.ts";
 
 export interface TRecentAssertion extends TTraceAssertion {
@@ -15,19 +15,32 @@ type Key = { u: string; i: string };
 const isKey = (v: unknown): v is Key =>
   typeof v === "object" && v !== null && /^-?\d{1,17}$/.test(String((v as Key).u)) && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(String((v as Key).i));
 
-/** A page of the organization's active assertions, most recently written first, with their traces. */
+export type TStateCounts = Record<TApprovalState, number>;
+
+/**
+ * A page of the organization's active assertions in one review state ("all": every state), most recently
+ * written first, with their traces, and how many there are in each state.
+ */
 export async function findRecentAssertions(
   db: Database,
   organizationId: string,
-  input: { traceFunctionKey?: string; cursor?: string; limit: number },
-): Promise<{ assertions: TRecentAssertion[]; nextCursor: string | null }> {
+  input: { traceFunctionKey?: string; approvalState: TApprovalState | "all"; cursor?: string; limit: number },
+): Promise<{ assertions: TRecentAssertion[]; nextCursor: string | null; counts: TStateCounts }> {
   const after = input.cursor !== undefined ? decodeCursor(input.cursor, isKey) : undefined;
   const page = await q.selectRecentAssertionIds(
     db,
     organizationId,
-    { traceFunctionKey: input.traceFunctionKey, after: after && { updatedUs: after.u, id: after.i } },
+    {
+      traceFunctionKey: input.traceFunctionKey,
+      approvalState: input.approvalState === "all" ? undefined : input.approvalState,
+      after: after && { updatedUs: after.u, id: after.i },
+    },
     input.limit + 1,
   );
+  const counts: TStateCounts = { pending: 0, approved: 0, rejected: 0 };
+  for (const r of await q.countAssertionsByState(db, organizationId, input.traceFunctionKey)) {
+    if (r.approval_state in counts) counts[r.approval_state as TApprovalState] = r.n;
+  }
   const ids = page.slice(0, input.limit);
   const rows = ids.length ? await findAssertionRowsById(db, organizationId, ids.map((r) => r.id)) : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -50,5 +63,6 @@ export async function findRecentAssertions(
       };
     }),
     nextCursor: page.length > input.limit && last ? encodeCursor({ u: last.updated_us, i: last.id }) : null,
+    counts,
   };
 }

@@ -16,8 +16,8 @@ import { openDatabase, type Database } from "../../db/client.ts";
 import { migrate } from "../../db/migrator.ts";
 import { sql } from "../../db/sql.ts";
 import { newId } from "../../ids.ts";
-import { upsertGrader } from "../../graders/graders.service.ts";
-import { ZUpsertGraderBody } from "../../graders/graders.schemas.ts";
+import { createGrader } from "../../graders/graders.service.ts";
+import { ZSaveGraderBody } from "../../graders/graders.schemas.ts";
 import { GRADING_QUEUE_OPTIONS, gradingJobClient } from "../grading.queues.ts";
 import { startRerun } from "./reruns.service.ts";
 
@@ -75,7 +75,7 @@ describe("a re-run survives a killed server", () => {
   async function setUp(db: Database) {
     await migrate(db.sql);
     const org = await createOrganization(db, { name: "Crash", email: `crash-${newId()}@example.com`, password: "correct horse battery" });
-    const grader = (await upsertGrader(db, org.organizationId, ZUpsertGraderBody.parse({ traceFunctionKey: "fn", name: "judge", kind: "llm_judge", live: false, config: { model: "m", instructions: "ok?" } }))).grader.id;
+    const grader = (await createGrader(db, org.organizationId, { userId: null, via: "rest" }, ZSaveGraderBody.parse({ traceFunctionKey: "fn", name: "judge", kind: "llm_judge", live: false, config: { model: "m", instructions: "ok?" } }))).grader.id;
     const datasetId = newId();
     await db.prisma.dataset.create({ data: { id: datasetId, organizationId: org.organizationId, traceFunctionKey: "fn", name: "crash" } });
     await db.prisma.datasetGrader.create({ data: { organizationId: org.organizationId, datasetId, graderId: grader } });

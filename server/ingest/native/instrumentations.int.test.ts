@@ -46,6 +46,12 @@ function treeOrder<R extends Row>(spans: R[]): [R, R, R] {
   return [root, calls[0], calls[1]];
 }
 
+/** The trace's token totals, as the trace list and page sum them over its spans. */
+const tokenTotals = (spans: Array<{ inputTokens: number | null; outputTokens: number | null }>) => ({
+  input: spans.reduce((n, s) => n + (s.inputTokens ?? 0), 0),
+  output: spans.reduce((n, s) => n + (s.outputTokens ?? 0), 0),
+});
+
 type SpanData = { input?: unknown; output?: unknown; metadata?: Record<string, unknown>; tools?: unknown; io_from?: unknown };
 
 describe("real instrumentations through the native door", () => {
@@ -105,11 +111,39 @@ describe("real instrumentations through the native door", () => {
       expect(rootData.output).toEqual(data(second).output);
     });
 
-    it(`Vercel AI SDK (ai + @ai-sdk/openai-compatible) with experimental_telemetry, ${format}`, async () => {
+    it(`AI SDK 7 (ai + @ai-sdk/otel's OpenTelemetry integration), GenAI conventions, ${format}`, async () => {
       const o = await createTestOrg(db(), `vercel-${format}`);
       expect(await runApp("vercel-ai", format, server, model, o.apiKey, "weather-service")).toContain(FAKE_ANSWER);
       const { trace, spans, data } = await storedTrace(o);
+      expect(trace).toMatchObject({ name: "answer-question", traceFunctionKey: "weather-bot" });
+      expect(tokenTotals(spans)).toEqual({ input: 40, output: 14 });
+      expect(shape(spans)).toEqual(shape([
+        ["answer-question", "custom", "otel"],
+        ["invoke_agent fake-model-1", "agent", "otel-genai"],
+        ["step 1", "custom", "otel-genai"],
+        ["chat fake-model-1", "llm", "otel-genai"],
+        ["execute_tool get_weather", "function", "otel-genai"],
+        ["step 2", "custom", "otel-genai"],
+        ["chat fake-model-1", "llm", "otel-genai"],
+      ]));
+      const [, first, second] = treeOrder(spans);
+      for (const s of [first, second]) expect(s).toMatchObject({ model: FAKE_MODEL, inputTokens: 20, outputTokens: 7, cachedTokens: 3 });
+      // The agent span repeats its model calls' usage: only the model calls count tokens.
+      const agent = spans.find((s) => s.type === "agent")!;
+      expect(agent).toMatchObject({ inputTokens: null, outputTokens: null });
+      expect(data(first).input).toEqual([{ role: "user", content: "Weather in Oslo?" }]);
+      expect(data(first).output).toMatchObject([{ role: "assistant", tool_calls: [{ id: "call_1", function: { name: "get_weather", arguments: { city: "Oslo" } } }] }]);
+      expect(data(second).output).toMatchObject([{ role: "assistant", content: FAKE_ANSWER }]);
+      expect(data(spans.find((s) => s.type === "function")!)).toMatchObject({ input: { city: "Oslo" }, output: { city: "Oslo", celsius: 21 } });
+      await completes(o, trace.id);
+    });
+
+    it(`AI SDK 7 with @ai-sdk/otel's LegacyOpenTelemetry (ai.* attributes), ${format}`, async () => {
+      const o = await createTestOrg(db(), `vercel-legacy-${format}`);
+      expect(await runApp("vercel-ai-legacy", format, server, model, o.apiKey, "weather-service")).toContain(FAKE_ANSWER);
+      const { trace, spans, data } = await storedTrace(o);
       expect(trace).toMatchObject({ name: "answer-question", traceFunctionKey: "weather-bot", sessionId: "session-42" });
+      expect(tokenTotals(spans)).toEqual({ input: 40, output: 14 });
       expect(spans.map((s) => [s.name, s.type, s.instrumentation])).toEqual([
         ["answer-question", "custom", "otel"],
         ["ai.generateText", "custom", "vercel-ai"],
@@ -119,14 +153,42 @@ describe("real instrumentations through the native door", () => {
       ]);
       const [root, outer, first, toolCall, second] = spans;
       expect(outer.parentSpanId).toBe(root.id);
-      for (const s of [first, toolCall, second]) expect(s.parentSpanId).toBe(outer.id);
+      for (const s of [first, second]) expect(s.parentSpanId).toBe(outer.id);
+      // AI SDK 7 runs a tool inside the model call that asked for it.
+      expect(toolCall.parentSpanId).toBe(first.id);
       for (const s of [first, second]) expect(s).toMatchObject({ model: FAKE_MODEL, inputTokens: 20, outputTokens: 7, totalTokens: 27, cachedTokens: 3 });
       // The outer call repeats its model calls' usage: only the model calls count tokens.
       expect(outer).toMatchObject({ inputTokens: null, outputTokens: null, model: FAKE_MODEL });
       expect(data(outer).input).toEqual([{ role: "system", content: "You answer weather questions." }, { role: "user", content: "Weather in Oslo?" }]);
-      expect(data(outer).output).toEqual([{ role: "assistant", content: FAKE_ANSWER, finish_reason: "stop" }]);
+      expect(data(outer).output).toMatchObject([{ role: "assistant", content: FAKE_ANSWER, finish_reason: "stop" }]);
       expect(data(first).output).toMatchObject([{ role: "assistant", tool_calls: [{ id: "call_1", function: { name: "get_weather", arguments: { city: "Oslo" } } }] }]);
       expect(data(toolCall)).toMatchObject({ input: { city: "Oslo" }, output: { city: "Oslo", celsius: 21 } });
+      await completes(o, trace.id);
+    });
+
+    it(`OpenLLMetry (@traceloop/node-server-sdk) in a Traceloop workflow: the GenAI attributes win, ${format}`, async () => {
+      const o = await createTestOrg(db(), `openllmetry-${format}`);
+      expect(await runApp("openllmetry", format, server, model, o.apiKey, "weather-service")).toContain(FAKE_ANSWER);
+      const { trace, spans, data } = await storedTrace(o);
+      expect(trace).toMatchObject({ name: "answer-question.workflow", traceFunctionKey: "weather-service" });
+      // Before the GenAI attributes won, these chat spans were `custom` with no tokens, so the trace had none.
+      expect(tokenTotals(spans)).toEqual({ input: 40, output: 14 });
+      expect(shape(spans)).toEqual(shape([
+        ["answer-question.workflow", "custom", "openllmetry"],
+        ["chat fake-model-1", "llm", "openllmetry"],
+        ["get_weather.tool", "function", "openllmetry"],
+        ["chat fake-model-1", "llm", "openllmetry"],
+      ]));
+      const [root, first, second] = treeOrder(spans);
+      for (const s of [first, second]) {
+        expect(s.parentSpanId).toBe(root.id);
+        expect(s).toMatchObject({ model: FAKE_MODEL, inputTokens: 20, outputTokens: 7, totalTokens: 27 });
+      }
+      expect(data(first).input).toEqual([{ role: "system", content: "You answer weather questions." }, { role: "user", content: "Weather in Oslo?" }]);
+      expect(data(first).output).toMatchObject([{ role: "assistant", tool_calls: [{ id: "call_1", function: { name: "get_weather", arguments: { city: "Oslo" } } }] }]);
+      expect(data(first).tools).toMatchObject([{ type: "function", function: { name: "get_weather" } }]);
+      expect(data(second).output).toMatchObject([{ role: "assistant", content: FAKE_ANSWER }]);
+      expect(data(spans.find((s) => s.type === "function")!).output).toEqual({ city: "Oslo", celsius: 21 });
       await completes(o, trace.id);
     });
 

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestOrg, useTestDatabase, type TestOrg } from "../../../test/harness.ts";
 import { decodeExportResponse, decodeStatus } from "../../../proto/otlp.ts";
 import { sql } from "../../db/sql.ts";
-import { upsertGrader } from "../../graders/graders.service.ts";
-import { ZUpsertGraderBody } from "../../graders/graders.schemas.ts";
+import { createGrader } from "../../graders/graders.service.ts";
+import { ZSaveGraderBody } from "../../graders/graders.schemas.ts";
 import { startWorkers, type Workers } from "../../workers.ts";
 import { decideSimPlan } from "../../sim-plan/sim-plan.service.ts";
 import { getSpanTree } from "../../replay/span-tree/span-tree.service.ts";
@@ -156,7 +156,7 @@ describe("native OpenTelemetry door", () => {
 
   it("is idempotent on retries; a late span amends a completed trace and live graders re-run once", async () => {
     const o = await createTestOrg(db(), "amend");
-    const grader = (await upsertGrader(db(), o.organizationId, ZUpsertGraderBody.parse({ traceFunctionKey: "amend-svc", name: "says 4", kind: "rule", config: { target: { kind: "output" }, check: { op: "contains", value: "4" } } }))).grader;
+    const grader = (await createGrader(db(), o.organizationId, { userId: null, via: "rest" }, ZSaveGraderBody.parse({ traceFunctionKey: "amend-svc", name: "says 4", kind: "rule", config: { target: { kind: "output" }, check: { op: "contains", value: "4" } } }))).grader;
     const worker: Workers = await startWorkers(db(), { pollIntervalMs: 100, maintenanceIntervalSeconds: 1 });
     try {
       const { traceId, root, chat } = chatTrace();
@@ -276,11 +276,17 @@ describe("native OpenTelemetry door", () => {
     expect(decodeExportLogsResponse(new Uint8Array(await res.arrayBuffer())).partialSuccess).toMatchObject({ rejectedLogRecords: 1, errorMessage: expect.stringContaining("belongs to no span") });
   });
 
-  it("leaves the carrier endpoint as it was: spans without carrier attributes are ignored", async () => {
+  it("the carrier endpoint stores no plain GenAI span, and its partialSuccess says how many it ignored and names the native door", async () => {
     const o = await createTestOrg(db(), "carrier");
     const { root, chat } = chatTrace();
     const res = await postJson(otlpJsonRequest([root, chat]), o.apiKey, "/api/sdk/otel/v1/traces");
-    expect(await res.json()).toEqual({ traceIds: {} });
+    // Ignored, not rejected: OTLP's warning form (0 rejected, a message), so a Collector logs it.
+    expect(await res.json()).toEqual({
+      partialSuccess: { rejectedSpans: 0, errorMessage: expect.stringMatching(/^2 span\(s\) ignored: not Reprise carriers .* native door, POST \/v1\/traces on this server/) },
+      traceIds: {},
+    });
+    const proto = await post("/api/sdk/otel/v1/traces", otlpProtobufRequest([root]), { "content-type": "application/x-protobuf" }, o.apiKey);
+    expect(decodeExportResponse(new Uint8Array(await proto.arrayBuffer())).partialSuccess).toEqual({ errorMessage: expect.stringContaining("1 span(s) ignored") });
     expect(await db().prisma.span.count({ where: { organizationId: o.organizationId } })).toBe(0);
     expect(await db().sql.query(sql`SELECT 1 FROM traces WHERE organization_id = ${o.organizationId}::uuid`)).toEqual([]);
   });

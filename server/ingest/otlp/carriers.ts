@@ -10,6 +10,12 @@ export type TCarrier =
   | { location: string; operation: string; payload: string }
   | { location: string; problem: string };
 
+/** A request's carriers, and how many of its spans were not carriers (ignored, and said so). */
+export interface TDecodedCarriers {
+  carriers: TCarrier[];
+  ignored: number;
+}
+
 /** The attribute values we care about, from either encoding, already narrowed to "string or not". */
 export interface TAttributeView {
   key: string;

@@ -3,7 +3,7 @@
 // a body that is not the named message (not JSON, undecodable protobuf, a list field that is not a list of
 // objects) is a 400 naming the field, and nothing is stored (docs/api/ingestion.md, "OTLP"; docs/otel.md).
 import { AppError } from "../../errors.ts";
-import { assertInputText } from "../../shared/input-text.ts";
+import { assertInputText, decodeUtf8Text } from "../../shared/input-text.ts";
 
 export type Obj = Record<string, unknown>;
 
@@ -28,9 +28,9 @@ export function otlpEnvelope(message: string): TOtlpEnvelope {
   return {
     fromJson(body) {
       let request: unknown;
+      const text = decodeUtf8Text(body, "body");
       try {
         // An empty JSON body is no request at all (protobuf's empty message is a valid, empty export).
-        const text = body.toString("utf8");
         if (text.trim() === "") throw new SyntaxError("the body is empty; send a JSON object ({} for an empty export)");
         request = JSON.parse(text);
       } catch (error) {

@@ -24,8 +24,29 @@ export function summarizeRejections(reasons: string[], what = "carrier(s)"): str
   return `${reasons.length} ${what} rejected: ${shown.join("; ")}${more}`;
 }
 
-export function exportResponse(format: TOtlpFormat, reasons: string[], traceIds: Record<string, string> | undefined, what?: string): Response {
-  const partialSuccess = reasons.length > 0 ? { rejectedSpans: reasons.length, errorMessage: summarizeRejections(reasons, what) } : undefined;
+/**
+ * The carrier door's word on spans that are not carriers: they are ignored, not rejected, so OTLP's
+ * partialSuccess carries it as a warning (rejectedSpans stays the rejected carriers' count, 0 when
+ * none; OTLP allows an errorMessage beside a 0 count). It names the door plain spans belong to.
+ */
+export function ignoredSpansNote(ignored: number): string {
+  return (
+    `${ignored} span(s) ignored: not Reprise carriers (no reprise.operation and reprise.payload attributes). ` +
+    "This door, /api/sdk/otel/v1/traces, takes the Reprise SDKs' carriers only; send OpenTelemetry spans " +
+    "(GenAI, OpenInference, OpenLLMetry, AI SDK or any other) to the native door, POST /v1/traces on this " +
+    "server (an OTLP exporter's or Collector's otlphttp endpoint is the server's base URL; docs/otel.md)"
+  );
+}
+
+/** The partialSuccess of an export: rejected items with their reasons, and any notes (warnings). */
+export function partialSuccessOf(reasons: string[], notes: string[], what?: string) {
+  if (reasons.length === 0 && notes.length === 0) return undefined;
+  const message = [...(reasons.length > 0 ? [summarizeRejections(reasons, what)] : []), ...notes].join(". ");
+  return { rejectedSpans: reasons.length, errorMessage: message };
+}
+
+export function exportResponse(format: TOtlpFormat, reasons: string[], traceIds: Record<string, string> | undefined, what?: string, notes: string[] = []): Response {
+  const partialSuccess = partialSuccessOf(reasons, notes, what);
   if (format === "protobuf") {
     return new Response(new Uint8Array(encodeExportResponse(partialSuccess)), {
       headers: { "content-type": "application/x-protobuf" },

@@ -1,7 +1,8 @@
 // POST /api/sdk/otel/v1/traces (docs/api/ingestion.md, "OTLP"): OTLP/JSON and OTLP/protobuf carriers, answered in
 // the request's encoding. The envelope is validated first (400, nothing stored); then each carrier is
 // parsed with the same schemas as the REST doors, and all valid ones go through one ingestBatch. Bad
-// carriers are counted in partialSuccess; the answer comes after everything accepted is committed.
+// carriers are counted in partialSuccess; spans that are not carriers are ignored and the answer says
+// how many and where they belong. The answer comes after everything accepted is committed.
 import { getEnv } from "../../env.ts";
 import { defineRoute } from "../../http/define-route.ts";
 import type { TIngestItem } from "../ingest.schemas.ts";
@@ -11,7 +12,7 @@ import { isIngestOperation, parsePayloadText } from "../payloads/parse-payload.t
 import type { TCarrier } from "./carriers.ts";
 import { decodeOtlpJson } from "./decode-json.ts";
 import { decodeOtlpProtobuf } from "./decode-protobuf.ts";
-import { exportResponse, otlpFormatOf, otlpErrors } from "./otlp-response.ts";
+import { exportResponse, ignoredSpansNote, otlpFormatOf, otlpErrors } from "./otlp-response.ts";
 
 /** Carriers → items to ingest, and a reason per carrier that cannot be. */
 export function carriersToItems(carriers: TCarrier[]): { items: TIngestItem[]; locations: string[]; reasons: string[] } {
@@ -44,11 +45,11 @@ export const postOtlpTraces = defineRoute({
   handler: async ({ request, db, auth, body }) => {
     const format = otlpFormatOf(request.headers.get("content-type"));
     return withIngestBody(body, async (raw) => {
-      const carriers = format === "protobuf" ? decodeOtlpProtobuf(raw) : decodeOtlpJson(raw);
+      const { carriers, ignored } = format === "protobuf" ? decodeOtlpProtobuf(raw) : decodeOtlpJson(raw);
       const { items, locations, reasons } = carriersToItems(carriers);
       const result = await ingestBatch(db, auth, items, { concurrency: getEnv().REPRISE_OTLP_INGEST_CONCURRENCY });
       for (const [index, rejection] of result.rejected) reasons.push(`${locations[index]}: ${rejection.message}`);
-      return exportResponse(format, reasons, result.traceIds);
+      return exportResponse(format, reasons, result.traceIds, undefined, ignored > 0 ? [ignoredSpansNote(ignored)] : []);
     });
   },
 });

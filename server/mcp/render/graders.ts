@@ -1,9 +1,30 @@
-// Text form of a grader: name, id, kind, status and what it checks.
-import type { TGrader } from "../../graders/graders.schemas.ts";
+// Text form of a grader: name, id, kind, status, version and what it checks; and what a save did to it.
+import type { TGrader, TGraderAuthor, TGraderVersion, TSaveGraderResponse } from "../../graders/graders.schemas.ts";
 import { asText, cut } from "./text.ts";
 
 export function graderLine(g: TGrader): string {
   const config = g.config as { model?: string; instructions?: string };
   const what = g.kind === "llm_judge" ? `model ${config.model}; ${cut(config.instructions ?? "", 400, "full text in the grader's config")}` : cut(asText(g.config), 400, "full config over REST");
-  return `${g.name} [ID: ${g.id}] · ${g.traceFunctionKey} · ${g.kind} · ${g.status}${g.live ? " · live" : ""}\n  ${what.replace(/\n+/g, " / ")}`;
+  return `${g.name} [ID: ${g.id}] · ${g.traceFunctionKey} · ${g.kind} · ${g.status}${g.live ? " · live" : ""} · version ${g.version}\n  ${what.replace(/\n+/g, " / ")}`;
+}
+
+export function authorText(a: TGraderAuthor): string {
+  const who = a.name ?? (a.via === "migration" ? "unknown (before history was kept)" : "a deleted user");
+  const how = a.via === "console" ? "in the console" : a.via === "rest" ? "with a REST key" : a.via === "mcp" ? `through the agent tool ${a.tool ?? "(unnamed)"}` : "";
+  return how ? `${who} ${how}` : who;
+}
+
+/** What save_grader did: created, updated as a new version (naming the kept previous one and how to revert), or nothing. */
+export function graderSavedText(saved: TSaveGraderResponse, previous?: TGraderVersion): string {
+  const g = saved.grader;
+  if (saved.created) return `Created grader ${graderLine(g)}`;
+  if (!saved.changed) return `No change: grader ${g.name} already reads this way (version ${g.version}).\n${graderLine(g)}`;
+  const kept = previous
+    ? `The previous version ${previous.version} (by ${authorText(previous.author)}, ${previous.createdAt}) is kept in the grader's history`
+    : `The previous version ${saved.previousVersion} is kept in the grader's history`;
+  return [
+    `Updated grader ${g.name} to version ${g.version}, recorded as this agent's change.`,
+    `${kept}; a person can compare and revert it in the console (Graders → History), or with POST /api/sdk/graders/${g.id}/revert {"version": ${saved.previousVersion}}.`,
+    graderLine(g),
+  ].join("\n");
 }

@@ -26,7 +26,7 @@ export function renderGraderLabels(labels: TGraderLabel[]): string {
   if (labels.length === 0) return "No grader labels.";
   const lines = [`Grader labels (${labels.length}):`];
   for (const l of labels) {
-    lines.push(`- trace ${l.traceId} · grader ${l.graderName ?? l.graderId} (${l.graderId}, ${l.graderStatus}): ${l.label === null ? "errored" : verdictWord(l.label)} [${l.source}${l.evaluatedAt ? `, ${l.evaluatedAt}` : ""}]`);
+    lines.push(`- trace ${l.traceId} · grader ${l.graderName ?? l.graderId} (${l.graderId}, ${l.graderStatus}, version ${l.graderVersion}): ${l.label === null ? "errored" : verdictWord(l.label)} [${l.source}${l.evaluatedAt ? `, ${l.evaluatedAt}` : ""}]`);
     if (l.labelReason) lines.push(`  Reason: ${l.labelReason}`);
     if (l.failureDiagnostic) lines.push(`  Diagnostic: ${l.failureDiagnostic}`);
     if (l.labelConfidence) lines.push(`  Confidence: ${l.labelConfidence}`);

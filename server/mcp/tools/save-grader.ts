@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { getEnv } from "../../env.ts";
-import { ZUpsertGraderBody } from "../../graders/graders.schemas.ts";
-import { findGraders, getGrader, upsertGrader } from "../../graders/graders.service.ts";
+import { ZSaveGraderBody } from "../../graders/graders.schemas.ts";
+import { findGraderVersions, findGraders, getGrader, saveGrader } from "../../graders/graders.service.ts";
 import { parseWith } from "../../http/define-route.ts";
 import { zId, zText } from "../args.ts";
 import { composeInstructions, parseInstructions, type TGraderFields } from "../grader-fields.ts";
-import { graderLine } from "../render/graders.ts";
+import { graderSavedText } from "../render/graders.ts";
 import { defineTool, toolError } from "../tool.ts";
 
 export const saveGraderTool = defineTool({
@@ -13,7 +13,7 @@ export const saveGraderTool = defineTool({
   aliases: ["create_grader"],
   description:
     "Create or edit an LLM-judge grader. With graderId it edits that grader; otherwise a grader with the same name on the same trace function is updated, " +
-    "or a new one is created. evaluationFocus, passCriteria and failCriteria become the judge's instructions; an omitted field is kept and \"\" clears it. " +
+    "or a new one is created. An edit is a new version of the grader attributed to this agent; the previous version is kept and can be reverted. evaluationFocus, passCriteria and failCriteria become the judge's instructions; an omitted field is kept and \"\" clears it. " +
     "model is passed to the configured OpenAI-compatible endpoint (default: the server's judge model).",
   input: {
     graderId: zId.optional(),
@@ -39,7 +39,7 @@ export const saveGraderTool = defineTool({
     for (const f of ["evaluationFocus", "passCriteria", "failCriteria"] as const) if (args[f] !== undefined) fields[f] = args[f];
     const instructions = composeInstructions(fields);
     if (!instructions) return toolError("A grader needs at least one of evaluationFocus, passCriteria or failCriteria.");
-    const body = parseWith(ZUpsertGraderBody, {
+    const body = parseWith(ZSaveGraderBody, {
       id: existing?.id,
       traceFunctionKey: args.traceFunctionKey ?? existing?.traceFunctionKey,
       name: args.name ?? existing?.name,
@@ -47,7 +47,10 @@ export const saveGraderTool = defineTool({
       config: { model: args.model ?? config.model ?? getEnv().REPRISE_JUDGE_MODEL, instructions, ...(config.target !== undefined ? { target: config.target } : {}) },
       status: args.status,
     }, "arguments");
-    const { grader, created } = await upsertGrader(db, auth.organizationId, body);
-    return { text: `${created ? "Created" : "Updated"} grader ${graderLine(grader)}`, data: { grader, created, fields } };
+    const saved = await saveGrader(db, auth.organizationId, { userId: auth.userId, via: "mcp", tool: "save_grader" }, body);
+    const previous = saved.changed && saved.previousVersion
+      ? (await findGraderVersions(db, auth.organizationId, saved.grader.id)).versions.find((v) => v.version === saved.previousVersion)
+      : undefined;
+    return { text: graderSavedText(saved, previous), data: { ...saved, fields } };
   },
 });

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSpan, createTrace } from "../../../test/factories.ts";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../../test/harness.ts";
 import { postAssertions } from "../../assertions/assertions.http.ts";
-import { ZUpsertGraderBody } from "../../graders/graders.schemas.ts";
-import { upsertGrader } from "../../graders/graders.service.ts";
+import { ZSaveGraderBody } from "../../graders/graders.schemas.ts";
+import { createGrader } from "../../graders/graders.service.ts";
 import { ZGetRerunResponse, ZStartRerunResponse } from "../../grading/reruns/reruns.schemas.ts";
 import { newId } from "../../ids.ts";
 import { postAgentLabels } from "../../labels/labels.http.ts";
@@ -40,7 +40,7 @@ describe("experiments and groups", () => {
   beforeAll(async () => {
     org = await createTestOrg(db(), "Exp A");
     other = await createTestOrg(db(), "Exp B");
-    const make = async (body: unknown) => (await upsertGrader(db(), org.organizationId, ZUpsertGraderBody.parse(body))).grader.id;
+    const make = async (body: unknown) => (await createGrader(db(), org.organizationId, { userId: null, via: "rest" }, ZSaveGraderBody.parse(body))).grader.id;
     grader = await make({ traceFunctionKey: FN, name: "no errors", kind: "rule", live: false, config: { check: { op: "noErrors" } } });
     otherFnGrader = await make({ traceFunctionKey: "elsewhere", name: "x", kind: "rule", live: false, config: { check: { op: "noErrors" } } });
     worker = await startWorkers(db(), { pollIntervalMs: 100 });

@@ -5,7 +5,8 @@ import { notFound } from "../../errors.ts";
 import { findWaterfall } from "../../trace-view/trace-view.service.ts";
 import { ZUuid, zText } from "../../shared/schemas.ts";
 import { protectedProcedure, router } from "../init.ts";
-import { ZSaveAssertion } from "../../assertions/assertions.schemas.ts";
+import { ZApprovalState, ZSaveAssertion } from "../../assertions/assertions.schemas.ts";
+import { findAssertionHistory, revertAssertion } from "../../assertions/versions/versions.service.ts";
 import { archiveAssertions, getTraceAssertions, saveAssertions } from "../../assertions/assertions.service.ts";
 import { findRecentAssertions } from "../../assertions/recent/recent-assertions.service.ts";
 import type { Database } from "../../db/client.ts";
@@ -40,10 +41,28 @@ export const assertionsRouter = router({
     return { ...found, spanNames: [...counts].map(([name, count]) => ({ name, count })) };
   }),
 
-  /** Recent active assertions across traces, optionally of one trace function, newest first. */
+  /**
+   * Recent active assertions across traces in one review state (approved unless asked: only those are
+   * judged), optionally of one trace function, newest first, with the count in each state.
+   */
   recent: protectedProcedure
-    .input(z.object({ traceFunctionKey: zText(1000).optional(), cursor: z.string().max(512).optional(), limit: z.number().int().min(1).max(200).default(100) }))
+    .input(z.object({
+      traceFunctionKey: zText(1000).optional(),
+      approvalState: z.union([ZApprovalState, z.literal("all")]).default("approved"),
+      cursor: z.string().max(512).optional(),
+      limit: z.number().int().min(1).max(200).default(100),
+    }))
     .query(({ ctx, input }) => findRecentAssertions(ctx.db, ctx.auth.organizationId, input)),
+
+  /** The assertion now and every earlier version, newest first, each with who wrote and replaced it. */
+  history: protectedProcedure
+    .input(z.object({ assertionId: ZUuid }))
+    .query(({ ctx, input }) => findAssertionHistory(ctx.db, ctx.auth.organizationId, input.assertionId)),
+
+  /** Restores an earlier version (what it said until now becomes a version in turn, so this is undoable). */
+  revert: protectedProcedure
+    .input(z.object({ assertionId: ZUuid, version: z.number().int().min(1) }))
+    .mutation(({ ctx, input }) => revertAssertion(ctx.db, ctx.auth, input)),
 
   /** Adds (no id) or edits (id) one assertion of a trace; the user is the author of a new one. */
   save: protectedProcedure.input(ZSaveInput).mutation(async ({ ctx, input }) => {

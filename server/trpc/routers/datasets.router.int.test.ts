@@ -1,7 +1,7 @@
 // Console procedures for datasets and graders: behaviour and authorization (foreign ids → NOT_FOUND).
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTestOrg, useTestDatabase, type TestOrg } from "../../../test/harness.ts";
-import { createTrace } from "../../../test/factories.ts";
+import { createSpan, createTrace } from "../../../test/factories.ts";
 import { findGraders } from "../../graders/graders.service.ts";
 import { signedInCaller } from "../testing.ts";
 
@@ -19,6 +19,7 @@ describe("console dataset and grader procedures", () => {
     caller = await signedInCaller(db(), org.email);
     theirCaller = await signedInCaller(db(), other.email);
     traceId = (await createTrace(db(), org.organizationId, { traceFunctionKey: "answer" })).id;
+    await createSpan(db(), org.organizationId, traceId, { name: "answer", traceFunctionKey: "answer", input: ["Where is order 1042?"], output: "In transit" });
   });
 
   it("creates, edits and archives a rule grader, visible only to its organization", async () => {
@@ -44,6 +45,8 @@ describe("console dataset and grader procedures", () => {
     const added = await caller.datasets.addTraces({ id: dataset.id, traceIds: [traceId] });
     expect(added).toMatchObject({ addedTraceIds: [traceId] });
     expect((await caller.datasets.members({ id: dataset.id })).members.map((m) => m.traceId)).toEqual([traceId]);
+    // Each member with the start of its input, so members of one trace function can be told apart.
+    expect((await caller.datasets.members({ id: dataset.id })).members[0]!.preview).toEqual({ input: '["Where is order 1042?"]', output: "In transit" });
     const { grader } = await caller.graders.save({ traceFunctionKey: "answer", name: "short", kind: "rule", config: { check: { op: "maxDurationMs", value: 5000 } } });
     await caller.datasets.addGraders({ id: dataset.id, graderIds: [grader.id] });
     expect((await caller.datasets.get({ id: dataset.id })).dataset.graders.map((g) => g.id)).toEqual([grader.id]);
@@ -77,12 +80,12 @@ describe("console dataset and grader procedures", () => {
     expect((await caller.datasets.get({ id: first.id })).dataset.description).toBe("edited");
 
     const rule = { traceFunctionKey: "answer", name: "live rule", kind: "rule" as const, config: { check: { op: "noErrors" } } };
-    const grader = await caller.graders.create(rule);
+    const { grader } = await caller.graders.create(rule);
     await expect(caller.graders.create({ ...rule, config: { check: { op: "maxDurationMs", value: 1 } } }))
-      .rejects.toMatchObject({ code: "CONFLICT", message: 'A grader named "live rule" already exists for trace function "answer".' });
+      .rejects.toMatchObject({ code: "CONFLICT", message: `A grader named "live rule" already exists for trace function "answer" (id ${grader.id}); nothing was written.` });
     expect((await caller.graders.list({})).find((g) => g.id === grader.id)?.config).toMatchObject({ check: { op: "noErrors" } });
     // Another organization may use the same names.
-    expect((await theirCaller.graders.create(rule)).id).not.toBe(grader.id);
+    expect((await theirCaller.graders.create(rule)).grader.id).not.toBe(grader.id);
   });
 
   it("lists a dataset's members a page at a time, most recently added first, however old the traces", async () => {
@@ -141,7 +144,10 @@ describe("console dataset and grader procedures", () => {
     await caller.datasets.addGraders({ id: dataset.id, graderIds: [grader.id] });
     const started = await caller.datasets.startRerun({ id: dataset.id });
     expect((await caller.datasets.rerun({ id: dataset.id })).results).toEqual([
-      { traceId, traceName: expect.any(String), graders: [{ graderId: grader.id, graderName: "results grader", graded: null, label: null, reason: null }] },
+      {
+        traceId, traceName: expect.any(String), preview: { input: '["Where is order 1042?"]', output: "In transit" },
+        graders: [{ graderId: grader.id, graderName: "results grader", graded: null, label: null, reason: null }],
+      },
     ]);
     // The run finishes (as the grading worker leaves it): no run is active any more, the page still shows it.
     await db().prisma.graderRerunItem.updateMany({ where: { runId: started.run.id }, data: { graded: true, doneAt: new Date() } });

@@ -14,6 +14,7 @@ import {
 import { ZUpsertDatasetBody } from "../../datasets/datasets.schemas.ts";
 import { createDataset, findDatasets, getDataset, upsertDataset } from "../../datasets/datasets.service.ts";
 import { findTracesByIds } from "../../traces/traces.service.ts";
+import { findTracePreviews } from "../../trace-view/trace-view.service.ts";
 
 const ZIds = z.array(ZUuid).min(1).max(100);
 const ZDatasetRef = z.object({ id: ZUuid });
@@ -31,8 +32,11 @@ export const datasetsRouter = router({
     .query(async ({ ctx, input }) => {
       const org = ctx.auth.organizationId;
       const { total, members } = await findDatasetMembers(ctx.db, org, input.id, input);
-      const traces = new Map((await findTracesByIds(ctx.db, org, members.map((m) => m.traceId))).map((t) => [t.id, t]));
-      return { total, members: members.map((m) => ({ ...m, trace: traces.get(m.traceId) ?? null })) };
+      const ids = members.map((m) => m.traceId);
+      const [found, previews] = await Promise.all([findTracesByIds(ctx.db, org, ids), findTracePreviews(ctx.db, org, ids)]);
+      const traces = new Map(found.map((t) => [t.id, t]));
+      // Each member's title and the start of its input, so traces of one function can be told apart.
+      return { total, members: members.map((m) => ({ ...m, trace: traces.get(m.traceId) ?? null, preview: previews.get(m.traceId) ?? null })) };
     }),
 
   /** For each trace, the datasets it is in ("Add to dataset" on the trace page and the trace list). */
@@ -65,5 +69,10 @@ export const datasetsRouter = router({
     .mutation(({ ctx, input }) => startRerun(ctx.db, ctx.auth.organizationId, input.id, input.graderIds)),
   rerun: protectedProcedure
     .input(ZDatasetRef.extend({ runId: ZUuid.optional() }))
-    .query(({ ctx, input }) => getRerunWithResults(ctx.db, ctx.auth.organizationId, input.id, input.runId)),
+    .query(async ({ ctx, input }) => {
+      const org = ctx.auth.organizationId;
+      const rerun = await getRerunWithResults(ctx.db, org, input.id, input.runId);
+      const previews = await findTracePreviews(ctx.db, org, rerun.results.map((r) => r.traceId));
+      return { ...rerun, results: rerun.results.map((r) => ({ ...r, preview: previews.get(r.traceId) ?? null })) };
+    }),
 });

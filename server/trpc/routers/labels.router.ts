@@ -7,6 +7,7 @@ import { ZUuid } from "../../shared/schemas.ts";
 import { getTrace } from "../../traces/traces.service.ts";
 import { findVerdictRecords, reviewAgentVerdict, undoHumanVerdict } from "../../labels/verdicts.service.ts";
 import { saveAgentLabels, saveHumanLabels } from "../../labels/trace-labels.service.ts";
+import { findVerdictHistory } from "../../labels/verdict-history.service.ts";
 
 const ZTarget = z.object({ traceId: ZUuid, assertionId: ZUuid.nullable().default(null) });
 
@@ -33,6 +34,11 @@ export const labelsRouter = router({
     .mutation(({ ctx, input }) =>
       saveAgentLabels(ctx.db, ctx.auth, { labels: [{ traceId: input.traceId, assertionId: input.assertionId, archive: true }], testRunId: undefined }),
     ),
+
+  /** Every verdict of the trace and its assertions, newest first, replaced and withdrawn ones included. */
+  history: protectedProcedure
+    .input(z.object({ traceId: ZUuid }))
+    .query(({ ctx, input }) => findVerdictHistory(ctx.db, ctx.auth.organizationId, input.traceId)),
 
   review: protectedProcedure
     .input(ZTarget.extend({ approve: z.boolean() }))

@@ -85,8 +85,11 @@ describe("console replay procedures", () => {
   });
 
   it("compares each item's original with its replay: outlines, deltas, assertion verdicts and grader labels", async () => {
-    const { experiment, items, nextCursor, outputs } = await caller.replays.get({ id: ids.run });
+    const { experiment, items, nextCursor, outputs, previews } = await caller.replays.get({ id: ids.run });
     expect(experiment.id).toBe(ids.run);
+    // Each original's root preview, so the items of one trace function can be told apart.
+    expect(Object.keys(previews).sort()).toEqual([ids.original, ids.unreplayed].sort());
+    expect(previews[ids.original]).toMatchObject({ output: "30 days refund" });
     // Each compared trace's root output, for the side-by-side diff.
     expect(outputs).toEqual({
       [ids.original]: { tooLarge: false, output: "30 days refund" },

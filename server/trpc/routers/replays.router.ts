@@ -7,7 +7,7 @@ import { findExperimentGroups, getExperimentGroup } from "../../replay/experimen
 import { getExperimentReport } from "../../replay/experiments/experiment-report.service.ts";
 import { ZExperimentComparisonInput, ZExperimentListInput } from "../../replay/experiments/experiments.schemas.ts";
 import { findExperiments, getExperimentComparison } from "../../replay/experiments/experiment-list.service.ts";
-import { findRootOutputs } from "../../trace-view/trace-view.service.ts";
+import { findRootOutputs, findTracePreviews } from "../../trace-view/trace-view.service.ts";
 
 export const replaysRouter = router({
   /** The experiment report: totals, delta against originals, per-grader pass rates, per-assertion results. */
@@ -18,6 +18,12 @@ export const replaysRouter = router({
   get: protectedProcedure.input(ZExperimentComparisonInput).query(async ({ ctx, input }) => {
     const page = await getExperimentComparison(ctx.db, ctx.auth.organizationId, input);
     const ids = page.items.flatMap((i) => [...(i.original ? [i.original.traceId] : []), ...i.replays.map((r) => r.traceId)]);
-    return { ...page, outputs: await findRootOutputs(ctx.db, ctx.auth.organizationId, ids) };
+    const originals = page.items.flatMap((i) => (i.original ? [i.original.traceId] : []));
+    const [outputs, previews] = await Promise.all([
+      findRootOutputs(ctx.db, ctx.auth.organizationId, ids),
+      findTracePreviews(ctx.db, ctx.auth.organizationId, originals),
+    ]);
+    // Each original's input preview: the items of one trace function read alike by title alone.
+    return { ...page, outputs, previews: Object.fromEntries(previews) };
   }),
 });

@@ -7,6 +7,7 @@ import { findAssertionCategories } from "../../assertions/categories/categories.
 import { findReviewQueue } from "../../assertions/review/review-queue.service.ts";
 import { findOrganizationMembers } from "../../auth/account.service.ts";
 import { notFound } from "../../errors.ts";
+import { getAssertionContext } from "../../review/assertion-context.service.ts";
 import { ZUuid, zText } from "../../shared/schemas.ts";
 import { protectedProcedure, router } from "../init.ts";
 
@@ -24,6 +25,11 @@ export const reviewRouter = router({
   decide: protectedProcedure
     .input(z.object({ ids: z.array(ZUuid).min(1).max(200), approvalState: ZApprovalState, humanNote: zText(10_000).nullable().optional() }))
     .mutation(({ ctx, input }) => reviewAssertions(ctx.db, ctx.auth, input)),
+
+  /** Beside a card: the trace's input and output, the span the target picks, the check's verdict on it now. */
+  context: protectedProcedure
+    .input(z.object({ assertionId: ZUuid }))
+    .query(({ ctx, input }) => getAssertionContext(ctx.db, ctx.auth.organizationId, input.assertionId)),
 
   /** Edits a pending assertion in the queue; it stays pending until approved or rejected. */
   edit: protectedProcedure

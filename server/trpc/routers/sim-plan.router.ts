@@ -3,7 +3,7 @@ import { z } from "zod";
 import { protectedProcedure, router } from "../init.ts";
 import { describeLock } from "../../sim-plan/lock-rules.ts";
 import { ZSimPlanDecision } from "../../sim-plan/sim-plan.schemas.ts";
-import { decideSimPlan, findSimPlanNodes } from "../../sim-plan/sim-plan.service.ts";
+import { decideSimPlanUndoable, findSimPlanNodes, restoreSimPlan } from "../../sim-plan/sim-plan.service.ts";
 
 export const simPlanRouter = router({
   nodes: protectedProcedure
@@ -13,8 +13,16 @@ export const simPlanRouter = router({
       return nodes.map((n) => ({ ...n, lockMessage: n.locked ? describeLock(n.lockReasons) : null }));
     }),
 
-  /** One toggle; a locked node comes back under `refused` with the reason, nothing applied. */
+  /**
+   * One toggle; a locked node comes back under `refused` with the reason, nothing applied. `previous` holds
+   * what every changed node was before, for `restore` (the page's undo).
+   */
   decide: protectedProcedure
     .input(ZSimPlanDecision)
-    .mutation(({ ctx, input }) => decideSimPlan(ctx.db, ctx.auth.organizationId, ctx.auth.userId, [input])),
+    .mutation(({ ctx, input }) => decideSimPlanUndoable(ctx.db, ctx.auth.organizationId, ctx.auth.userId, [input])),
+
+  /** Undo: puts the given decisions back as they were, without cascading. */
+  restore: protectedProcedure
+    .input(z.object({ decisions: z.array(ZSimPlanDecision).min(1).max(1000) }))
+    .mutation(({ ctx, input }) => restoreSimPlan(ctx.db, ctx.auth.organizationId, ctx.auth.userId, input.decisions)),
 });

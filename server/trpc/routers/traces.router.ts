@@ -6,8 +6,8 @@ import { findGraderLabels } from "../../labels/grader-labels.service.ts";
 import { findTraceLabels } from "../../labels/trace-labels-read.service.ts";
 import { findSpanBySelector, getExternalSpan } from "../../spans/spans.service.ts";
 import { findVerdictRecords } from "../../labels/verdicts.service.ts";
-import { findTraceFunctionKeys, findTracePreviews, getTraceWithWaterfall } from "../../trace-view/trace-view.service.ts";
-import { ZConsoleTraceListInput, ZSpanInput, ZTraceIdInput, ZTraceQueueInput } from "../../trace-view/trace-view.schemas.ts";
+import { findTraceChanges, findTraceFunctionKeys, findTracePreviews, getTraceWithWaterfall } from "../../trace-view/trace-view.service.ts";
+import { ZConsoleTraceListInput, ZSpanInput, ZTraceChangesInput, ZTraceIdInput, ZTraceQueueInput } from "../../trace-view/trace-view.schemas.ts";
 import { toJsonText } from "../json-text.ts";
 import { protectedProcedure, router } from "../init.ts";
 import { countTraces, findTraceQueue, findTraces } from "../../traces/traces.service.ts";
@@ -15,17 +15,20 @@ import { countTraces, findTraceQueue, findTraces } from "../../traces/traces.ser
 export const tracesRouter = router({
   list: protectedProcedure.input(ZConsoleTraceListInput).query(async ({ ctx, input }) => {
     const org = ctx.auth.organizationId;
-    const filters = { ...input, searchContent: true };
+    const filters = consoleFilters(input);
     const [page, total] = await Promise.all([findTraces(ctx.db, org, filters), countTraces(ctx.db, org, filters)]);
     const ids = page.traces.map((t) => t.id);
-    const [labels, previews] = await Promise.all([
+    const [labels, previews, live] = await Promise.all([
       ids.length ? findTraceLabels(ctx.db, org, ids).then((r) => r.labels) : [],
       findTracePreviews(ctx.db, org, ids),
+      findTraceChanges(ctx.db, org, ids),
     ]);
     const byTrace = new Map(labels.map((l) => [l.traceId, l]));
     return {
       ...page,
       total,
+      /** What `changes` answered when this page was read: the page reads again when a poll answers otherwise. */
+      live,
       traces: page.traces.map((t) => ({ ...t, verdict: byTrace.get(t.id) ?? null, preview: previews.get(t.id) ?? null })),
     };
   }),
@@ -33,7 +36,13 @@ export const tracesRouter = router({
   /** Every matching trace id, in list order: the labelling queue (docs/api/console.md "Labelling queue"). */
   queue: protectedProcedure
     .input(ZTraceQueueInput)
-    .query(({ ctx, input }) => findTraceQueue(ctx.db, ctx.auth.organizationId, { ...input, searchContent: true })),
+    .query(({ ctx, input }) => findTraceQueue(ctx.db, ctx.auth.organizationId, consoleFilters(input))),
+
+  /**
+   * The live poll of the trace list and the trace page: one cheap statement (docs/api/console.md, "Live lists and
+   * pages"); a page compares the answer with the `live` its last read returned.
+   */
+  changes: protectedProcedure.input(ZTraceChangesInput).query(({ ctx, input }) => findTraceChanges(ctx.db, ctx.auth.organizationId, input.traceIds)),
 
   functionKeys: protectedProcedure.query(({ ctx }) => findTraceFunctionKeys(ctx.db, ctx.auth.organizationId)),
 
@@ -41,12 +50,13 @@ export const tracesRouter = router({
     const org = ctx.auth.organizationId;
     // All at once: each read is scoped to the organization, and the trace's 404 (another organization's id, an
     // unknown one) fails the whole answer.
-    const [{ trace, waterfall }, labels, graderLabels, assertions, records] = await Promise.all([
+    const [{ trace, waterfall }, labels, graderLabels, assertions, records, live] = await Promise.all([
       getTraceWithWaterfall(ctx.db, org, input.id),
       findTraceLabels(ctx.db, org, [input.id]),
       findGraderLabels(ctx.db, org, { traceIds: [input.id] }),
       getTraceAssertions(ctx.db, org, input.id),
       findVerdictRecords(ctx.db, org, [input.id]),
+      findTraceChanges(ctx.db, org, [input.id]),
     ]);
     return {
       trace,
@@ -56,6 +66,7 @@ export const tracesRouter = router({
       verdictRecords: records,
       graderLabels: graderLabels.labels,
       assertions,
+      live,
     };
   }),
 
@@ -86,4 +97,9 @@ function openTelemetryDetails(rawData: Record<string, unknown>, data: Record<str
     status: otel.status ?? null,
     ioFrom: (data.io_from ?? null) as { input: string | null; output: string | null } | null,
   };
+}
+
+/** The console's list filters: content search, and replays left out unless asked for (docs/console.md). */
+function consoleFilters<T extends { includeReplays: boolean }>(input: T) {
+  return { ...input, searchContent: true, excludeReplays: !input.includeReplays };
 }

@@ -15,6 +15,7 @@ import type { RouterOutputs } from "@/components/trpc/types.ts";
 import { DatasetDialog } from "../datasets-list.tsx";
 import { ReplayCard } from "../../_components/replay-card.tsx";
 import { RerunResults } from "./rerun-results.tsx";
+import { InputPreview } from "../../_components/input-preview.tsx";
 
 type Data = RouterOutputs["datasets"]["get"];
 
@@ -70,12 +71,13 @@ function Members({ dataset }: { dataset: Dataset }) {
       <FormError error={remove.error} />
       {members.isPending ? <LoadingState label="Loading traces" /> : members.isError ? <ErrorState error={members.error} onRetry={() => members.refetch()} /> : (
         <ul className="divide-y divide-zinc-100">
-          {members.data.members.map(({ traceId, addedAt, trace }) => {
+          {members.data.members.map(({ traceId, addedAt, trace, preview }) => {
             const title = trace ? trace.name || trace.traceFunctionKey || traceId : "Trace no longer stored";
             return (
-              <li key={traceId} className="flex items-center justify-between gap-2 px-4 py-2">
+              <li key={traceId} aria-label={title} className="flex items-center justify-between gap-2 px-4 py-2">
                 <div className="min-w-0">
                   <Link href={`/traces/${traceId}`} className="block truncate font-medium text-accent-700 dark:text-accent-300 hover:underline">{title}</Link>
+                  <InputPreview input={preview?.input} />
                   <span className="font-mono text-xs text-zinc-500">{traceId.slice(0, 8)}</span>
                   <span className="text-xs text-zinc-500"> · added {formatRelative(addedAt)}</span>
                 </div>
@@ -123,9 +125,10 @@ function AddBySearch({ dataset }: { dataset: Dataset }) {
             const title = t.name || t.traceFunctionKey || t.id;
             const member = memberships.data?.[t.id]?.includes(dataset.id) ?? false;
             return (
-              <li key={t.id} className="flex items-center justify-between gap-2 px-4 py-2">
+              <li key={t.id} aria-label={title} className="flex items-center justify-between gap-2 px-4 py-2">
                 <div className="min-w-0">
                   <Link href={`/traces/${t.id}`} className="block truncate hover:underline">{title}</Link>
+                  <InputPreview input={t.preview?.input} />
                   <span className="font-mono text-xs text-zinc-500">{t.id.slice(0, 8)}</span>
                   <span className="text-xs text-zinc-500"> · {formatRelative(t.startedAt)}</span>
                 </div>

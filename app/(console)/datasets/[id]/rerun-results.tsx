@@ -3,6 +3,7 @@
 import { Link } from "@/components/ui/link.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
 import type { RouterOutputs } from "@/components/trpc/types.ts";
+import { InputPreview } from "../../_components/input-preview.tsx";
 
 type Result = RouterOutputs["datasets"]["rerun"]["results"][number];
 
@@ -12,7 +13,10 @@ export function RerunResults({ results }: { results: Result[] }) {
     <ul aria-label="Re-run results" className="max-h-80 divide-y divide-zinc-100 overflow-y-auto rounded-md border border-zinc-100 text-sm">
       {results.map((t) => (
         <li key={t.traceId} className="flex flex-wrap items-center justify-between gap-2 px-3 py-1.5">
-          <Link href={`/traces/${t.traceId}`} className="min-w-0 truncate text-accent-700 hover:underline dark:text-accent-300">{t.traceName ?? t.traceId.slice(0, 8)}</Link>
+          <span className="min-w-0">
+            <Link href={`/traces/${t.traceId}`} className="block truncate text-accent-700 hover:underline dark:text-accent-300">{t.traceName ?? t.traceId.slice(0, 8)}</Link>
+            <InputPreview input={t.preview?.input} />
+          </span>
           <span className="flex flex-wrap gap-1">
             {t.graders.map((g) => (
               <Badge key={g.graderId} title={g.reason ?? undefined} tone={g.graded === null ? "neutral" : !g.graded ? "warn" : g.label === null ? "warn" : g.label ? "pass" : "fail"}>

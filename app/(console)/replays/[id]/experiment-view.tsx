@@ -15,6 +15,7 @@ import { ComparedTraceView } from "./compared-trace.tsx";
 import { OutputDiff } from "./output-diff.tsx";
 import { FactGrid } from "@/components/ui/fact-grid.tsx";
 import { ExperimentReport } from "./experiment-report.tsx";
+import { InputPreview } from "../../_components/input-preview.tsx";
 
 type Page = RouterOutputs["replays"]["get"];
 type Item = Page["items"][number];
@@ -40,7 +41,8 @@ export function ExperimentView({ id }: { id: string }) {
       {experiment.notes ? <p className="mb-6 text-sm whitespace-pre-wrap text-zinc-600">{experiment.notes}</p> : null}
       <div className="space-y-6">
         {items.length === 0 ? <Card><p className="px-4 py-6 text-sm text-zinc-500">This replay selected no traces.</p></Card> : null}
-        {items.map((item) => <ItemCard key={item.originalTraceId} item={item} outputs={Object.assign({}, ...query.data.pages.map((p) => p.outputs)) as Page["outputs"]} />)}
+        {items.map((item) => <ItemCard key={item.originalTraceId} item={item} outputs={Object.assign({}, ...query.data.pages.map((p) => p.outputs)) as Page["outputs"]}
+          input={query.data.pages.map((p) => p.previews[item.originalTraceId]?.input).find(Boolean) ?? null} />)}
       </div>
       {query.hasNextPage ? (
         <div className="mt-6 flex justify-center">
@@ -86,11 +88,12 @@ function Facts({ experiment: e, items }: { experiment: Page["experiment"]; items
   );
 }
 
-function ItemCard({ item, outputs }: { item: Item; outputs: Page["outputs"] }) {
+function ItemCard({ item, outputs, input }: { item: Item; outputs: Page["outputs"]; input: string | null }) {
   const title = item.original?.outline.name || item.original?.outline.traceFunctionKey || item.originalTraceId;
   return (
     <Card aria-label={`Item ${item.position + 1}: ${title}`}>
-      <CardHeader title={<>#{item.position + 1} · {title}</>} description={`${item.replays.length} replay trace${item.replays.length === 1 ? "" : "s"}`} />
+      <CardHeader title={<>#{item.position + 1} · {title}</>}
+        description={<><InputPreview input={input} />{`${item.replays.length} replay trace${item.replays.length === 1 ? "" : "s"}`}</>} />
       <div className="border-b border-zinc-100 p-4">
         <OutputDiff outputs={outputs} originalId={item.original?.traceId ?? null}
           replays={item.replays.map((r) => ({ traceId: r.traceId, label: item.replays.length > 1 ? `Replay, attempt ${r.attempt ?? "?"}` : "Replay" }))} />

@@ -13,14 +13,31 @@ import { FaithfulBadge, KindBadge, StatusBadge } from "../trace-badges.tsx";
 import { AddToDatasetButton } from "../../_components/add-to-dataset.tsx";
 import { SpanPanel } from "./span-panel.tsx";
 import { TraceAssertions } from "./trace-assertions.tsx";
+import { VerdictHistory } from "./verdict-history.tsx";
 import { VerdictPanel } from "./verdict-panel.tsx";
 import { Waterfall } from "./waterfall.tsx";
 import { FactGrid } from "@/components/ui/fact-grid.tsx";
 import { useTrace, type TTraceData as TraceData } from "../use-trace.ts";
+import { useLiveChanges } from "../use-live-changes.ts";
+import { useQueryClient } from "@tanstack/react-query";
+import { useTRPC } from "@/components/trpc/react.tsx";
 
 export function TraceView({ id }: { id: string }) {
   const query = useTrace(id);
   const [spanId, setSpanId] = useState<string | null>(null);
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  // Live: a status, a name or spans that change while the page is open are read again (the open span too).
+  useLiveChanges({
+    traceIds: [id],
+    read: query.data?.live,
+    readAt: query.dataUpdatedAt,
+    watchNewest: false,
+    onStale: () => {
+      void query.refetch();
+      void queryClient.invalidateQueries({ queryKey: trpc.traces.span.queryKey() });
+    },
+  });
   // Evidence links open a span: /traces/<id>#span-<spanId> or ?span=<spanId>.
   useEffect(() => {
     const open = () => {
@@ -48,7 +65,7 @@ export function TraceView({ id }: { id: string }) {
           <div className="min-w-0"><Facts data={query.data} /></div>
           <VerdictPanel data={query.data} />
         </div>
-        <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
+        <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
           <Card aria-label="Spans" className="min-w-0">
             <CardHeader title="Spans" description="Click a span to see its content. Bars show when each span ran within the trace." />
             <Waterfall spans={waterfall.spans} totalMs={waterfall.totalMs} selectedId={selected} onSelect={setSpanId} />
@@ -60,6 +77,7 @@ export function TraceView({ id }: { id: string }) {
         <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
           <TraceAssertions data={query.data} />
           <GraderLabels labels={query.data.graderLabels} />
+          <VerdictHistory traceId={trace.id} />
           {Object.keys(trace.metadata).length > 0 || trace.contexts.length > 0 ? (
             <Card className="min-w-0">
               <CardHeader title="Trace metadata" />
@@ -124,7 +142,7 @@ function GraderLabels({ labels }: { labels: TraceData["graderLabels"] }) {
           {labels.map((l) => (
             <li key={l.graderId} className="space-y-1 px-4 py-2.5">
               <div className="flex items-center justify-between gap-2">
-                <span className="font-medium">{l.graderName ?? l.graderId}</span>
+                <span className="font-medium">{l.graderName ?? l.graderId} <span className="text-xs font-normal text-zinc-500">version {l.graderVersion}</span></span>
                 {l.label === null ? <Badge tone="warn">errored</Badge> : <Badge tone={l.label ? "pass" : "fail"}>{l.label ? "pass" : "fail"}</Badge>}
               </div>
               {l.labelReason ? <p className="text-xs text-zinc-600">{l.labelReason}</p> : null}

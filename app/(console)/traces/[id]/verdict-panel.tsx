@@ -19,7 +19,10 @@ type Verdict = Pick<NonNullable<TraceData["verdict"]>, "labelStatus" | "label" |
 function useVerdictActions(traceId: string) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.traces.get.queryKey({ id: traceId }) });
+  const refresh = () => Promise.all([
+    queryClient.invalidateQueries({ queryKey: trpc.traces.get.queryKey({ id: traceId }) }),
+    queryClient.invalidateQueries({ queryKey: trpc.labels.history.queryKey({ traceId }) }),
+  ]);
   return {
     save: useMutation(trpc.labels.saveHuman.mutationOptions({ onSuccess: refresh })),
     clear: useMutation(trpc.labels.clear.mutationOptions({ onSuccess: refresh })),

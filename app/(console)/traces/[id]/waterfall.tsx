@@ -1,7 +1,7 @@
 "use client";
 // The span tree as a collapsible waterfall: type, name, duration, tokens, model, errors,
 // mocked and content-off markers, and a bar placing each span in the trace's time line.
-import { useEffect, useRef, useState } from "react";
+import { Fragment, useEffect, useRef, useState } from "react";
 import { Badge } from "@/components/ui/badge.tsx";
 import { cn } from "@/components/ui/cn.ts";
 import { formatDuration, formatNumber } from "@/components/ui/format.ts";
@@ -69,21 +69,24 @@ export function Waterfall({ spans, totalMs, selectedId, onSelect }: { spans: Spa
 
 function WaterfallRow({ span: s, totalMs, selected, collapsed, onToggle, onSelect }: { span: Span; totalMs: number; selected: boolean; collapsed: boolean; onToggle: (id: string) => void; onSelect: (id: string) => void }) {
   return (
-    <li className={cn("grid grid-cols-[minmax(0,1fr)_9rem] items-center gap-3 px-4 py-1.5 sm:grid-cols-[minmax(0,1fr)_14rem]", selected && "bg-accent-50")}>
-      <div className="flex min-w-0 items-center gap-1.5" style={{ paddingLeft: `${Math.min(s.depth, 12) * 1}rem` }}>
+    // Names are never cut: they wrap. On a phone the timing sits under the name and the indent is halved, so
+    // a deep span keeps the row's width for its name.
+    <li className={cn("grid grid-cols-1 items-center gap-x-3 gap-y-1 px-4 py-1.5 sm:grid-cols-[minmax(0,1fr)_9rem] xl:grid-cols-[minmax(0,1fr)_10rem]", selected && "bg-accent-50")}
+      style={{ "--depth": Math.min(s.depth, 12) } as React.CSSProperties}>
+      <div className="flex min-w-0 flex-wrap items-center gap-1.5 pl-[calc(var(--depth)*0.5rem)] sm:pl-[calc(var(--depth)*0.75rem)]">
         {s.childCount > 0 ? (
           <button type="button" aria-expanded={!collapsed} aria-label={`${collapsed ? "Expand" : "Collapse"} ${s.name}`}
             onClick={() => onToggle(s.id)} className="size-5 shrink-0 rounded text-zinc-500 hover:bg-zinc-200">
             {collapsed ? "▸" : "▾"}
           </button>
         ) : <span className="size-5 shrink-0" aria-hidden />}
-        <button type="button" aria-pressed={selected} onClick={() => onSelect(s.id)} className="flex min-w-0 items-center gap-1.5 text-left">
+        <button type="button" aria-pressed={selected} onClick={() => onSelect(s.id)} className="flex min-w-0 flex-1 items-center gap-1.5 text-left">
           <Badge className="shrink-0">{s.type}</Badge>
-          <span className="truncate font-medium text-zinc-900">{s.name}</span>
+          <span className="min-w-0 font-medium break-words text-zinc-900 [overflow-wrap:anywhere]" data-span-name title={s.name}>{breakable(s.name)}</span>
         </button>
         <SpanMarkers span={s} />
       </div>
-      <div className="text-xs text-zinc-600">
+      <div className="pl-[calc(var(--depth)*0.5rem+1.625rem)] text-xs text-zinc-600 sm:pl-0">
         <div className="flex justify-between gap-2 tabular-nums">
           <span>{formatDuration(s.durationMs)}</span>
           <span className="truncate text-zinc-500">{s.tokens ? `${formatNumber(s.tokens.total)} tok` : ""}{s.model ? ` · ${s.model}` : ""}</span>
@@ -92,6 +95,13 @@ function WaterfallRow({ span: s, totalMs, selected, collapsed, onToggle, onSelec
       </div>
     </li>
   );
+}
+
+/** The name with a line-break opportunity after each separator (`_`, `.`, `/`, `-`, `:`), so a long name wraps
+ * between its words rather than inside one. */
+function breakable(name: string): React.ReactNode {
+  const parts = name.split(/(?<=[_./:-])/);
+  return parts.length === 1 ? name : parts.map((part, i) => <Fragment key={i}>{part}{i < parts.length - 1 ? <wbr /> : null}</Fragment>);
 }
 
 function SpanMarkers({ span }: { span: Span }) {

@@ -1,7 +1,10 @@
 "use client";
 // The labelling queue: every trace the list's filter matches, one at a time. P / F record pass / fail with
 // the note and advance; in the note, Ctrl+Enter records pass and Ctrl+Shift+Enter fail, Escape leaves it
-// (letters typed there are text, never verdicts); N skips, U undoes the last verdict. docs/console.md.
+// (letters typed there are text, never verdicts); N skips, U undoes the last verdict and puts its note back in
+// the field. A note not yet recorded stays with its trace. Keys pressed while the queue is still being built are
+// refused with a message, never dropped in silence (a verdict on a trace not yet shown would be a guess).
+// docs/console.md.
 import { Link } from "@/components/ui/link.tsx";
 import { useSearchParams } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
@@ -19,25 +22,46 @@ export function LabelQueue() {
   const params = useSearchParams();
   const filterKey = filterQuery(params);
   const queue = useLabelQueue(filterKey, readFilters(params));
-  const [note, setNote] = useState("");
+  // Notes by queue position, in a ref as the queue's state is: keys pressed before a re-render each take the
+  // note of their own trace. The state copy only re-renders the field.
+  const drafts = useRef(new Map<number, string>());
+  const [, setDraftsVersion] = useState(0);
+  const [refused, setRefused] = useState<string | null>(null);
   const regionRef = useRef<HTMLDivElement>(null);
   const { state } = queue;
+  const setDraft = (pos: number, text: string) => {
+    if (text) drafts.current.set(pos, text);
+    else drafts.current.delete(pos);
+    setDraftsVersion((n) => n + 1);
+  };
+  const note = state ? (drafts.current.get(state.pos) ?? "") : "";
 
   const record = (label: boolean) => {
-    queue.record(label, note);
-    setNote("");
+    const pos = queue.position();
+    if (pos === null) return;
+    queue.record(label, drafts.current.get(pos) ?? "");
+    setDraft(pos, "");
+  };
+  const undo = () => {
+    const undone = queue.undo();
+    if (undone) setDraft(undone.pos, undone.annotation ?? "");
   };
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.metaKey || e.ctrlKey || e.altKey || e.repeat || isTextField(e.target)) return;
       const key = e.key.toLowerCase();
+      if (!"pfnu".includes(key) || key.length !== 1) return;
+      e.preventDefault();
+      if (queue.position() === null) {
+        setRefused(`The queue is still loading: “${key.toUpperCase()}” did nothing. Press it again once the first trace shows.`);
+        return;
+      }
+      setRefused(null);
       if (key === "p") record(true);
       else if (key === "f") record(false);
       else if (key === "n") queue.skip();
-      else if (key === "u") void queue.undo();
-      else return;
-      e.preventDefault();
+      else undo();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
@@ -56,7 +80,14 @@ export function LabelQueue() {
 
   const back = `/traces${filterKey ? `?${filterKey}` : ""}`;
   if (queue.loadError) return <ErrorState error={queue.loadError} />;
-  if (queue.loading || !state) return <LoadingState label="Building the queue" />;
+  if (queue.loading || !state) {
+    return (
+      <div className="space-y-3">
+        {refused ? <p role="alert" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">{refused}</p> : null}
+        <LoadingState label="Building the queue" />
+      </div>
+    );
+  }
   const total = state.ids.length;
   const labelled = state.done.length;
   const traceId = state.ids[state.pos];
@@ -69,7 +100,7 @@ export function LabelQueue() {
           {labelled} labelled here{state.truncated ? ` · the filter matched more than ${total}; narrow it to see the rest` : ""}
         </p>
         <div className="flex flex-wrap gap-2">
-          <Button variant="secondary" size="sm" disabled={labelled === 0} onClick={() => void queue.undo()}>Undo last (U)</Button>
+          <Button variant="secondary" size="sm" disabled={labelled === 0} onClick={undo}>Undo last (U)</Button>
           <Link href={back} className="inline-flex h-7 items-center rounded-md px-2.5 text-xs font-medium text-zinc-700 hover:bg-zinc-100">Back to the list</Link>
         </div>
       </div>
@@ -100,7 +131,7 @@ export function LabelQueue() {
             </p>
             <label className="block text-xs font-medium text-zinc-600">
               Note (optional)
-              <Textarea className="mt-1 min-h-20 text-sm" value={note} onChange={(e) => setNote(e.target.value)} onKeyDown={onNoteKey} placeholder="Why?" />
+              <Textarea className="mt-1 min-h-20 text-sm" value={note} onChange={(e) => setDraft(state.pos, e.target.value)} onKeyDown={onNoteKey} placeholder="Why?" />
             </label>
             <div className="flex flex-wrap gap-2">
               <Button variant="pass" onClick={() => record(true)}>Pass (P)</Button>

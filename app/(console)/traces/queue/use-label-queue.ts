@@ -13,6 +13,8 @@ interface Done {
   pos: number;
   traceId: string;
   label: boolean;
+  /** The note recorded with it: an undo puts it back in the note field. */
+  annotation?: string;
   /** The verdict's id once written (null if the write failed). */
   labelId?: string | null;
 }
@@ -74,7 +76,7 @@ export function useLabelQueue(filterKey: string, filters: RouterInputs["traces"]
     const s = ref.current;
     if (!s || s.pos >= s.ids.length) return;
     const traceId = s.ids[s.pos]!;
-    const entry: Done = { pos: s.pos, traceId, label };
+    const entry: Done = { pos: s.pos, traceId, label, annotation };
     const key = `${s.pos}:${traceId}`;
     const written = save
       .mutateAsync({ traceId, assertionId: null, label, annotation: annotation.trim() || null })
@@ -99,27 +101,36 @@ export function useLabelQueue(filterKey: string, filters: RouterInputs["traces"]
     if (s && s.pos < s.ids.length) commit({ ...s, pos: s.pos + 1 });
   };
 
-  /** Undoes the last verdict recorded in this queue and goes back to its trace. */
-  const undo = async () => {
+  /**
+   * Undoes the last verdict recorded in this queue and goes back to its trace. Returns at once (before the
+   * write) what was undone, so the caller can put its note back; null when there is nothing to undo.
+   */
+  const undo = (): Done | null => {
     const s = ref.current;
     const last = s?.done.at(-1);
-    if (!s || !last) return;
+    if (!s || !last) return null;
     commit({ ...s, pos: last.pos, done: s.done.slice(0, -1) });
-    const id = last.labelId ?? (await pending.current.get(`${last.pos}:${last.traceId}`)) ?? null;
-    if (!id) return;
-    try {
-      await undoVerdict.mutateAsync({ id });
-      setError(null);
-    } catch (e) {
-      setError(`Undo failed: ${(e as Error).message}`);
-    }
-    void refresh(last.traceId);
+    void (async () => {
+      const id = last.labelId ?? (await pending.current.get(`${last.pos}:${last.traceId}`)) ?? null;
+      if (!id) return;
+      try {
+        await undoVerdict.mutateAsync({ id });
+        setError(null);
+      } catch (e) {
+        setError(`Undo failed: ${(e as Error).message}`);
+      }
+      void refresh(last.traceId);
+    })();
+    return last;
   };
+
+  /** The position now, read from the ref: two keys pressed before a re-render see two positions. */
+  const position = () => ref.current?.pos ?? null;
 
   const restart = () => {
     commit(null);
     void snapshot.refetch().then((r) => r.data && commit({ ids: r.data.ids, truncated: r.data.truncated, pos: 0, done: [] }));
   };
 
-  return { state: ref.current, loading: !ref.current && (snapshot.isPending || !checked), loadError: snapshot.error, error, record, skip, undo, restart };
+  return { state: ref.current, position, loading: !ref.current && (snapshot.isPending || !checked), loadError: snapshot.error, error, record, skip, undo, restart };
 }

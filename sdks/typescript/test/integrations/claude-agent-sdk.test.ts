@@ -37,7 +37,7 @@ describe("Claude Agent SDK integration", () => {
 
   it("records the query, each assistant turn with model and usage, and the tool use with its result", async () => {
     const { client, server } = await clientAndServer();
-    const query = instrumentClaudeAgentQuery(client, claudeQuery);
+    const query = instrumentClaudeAgentQuery(client, claudeQuery, { traceFunctionKey: "weather-bot" });
     const types: string[] = [];
     let result: unknown;
     for await (const message of query(params())) {
@@ -76,7 +76,8 @@ describe("Claude Agent SDK integration", () => {
     expect(root.data.input).toEqual({ prompt: "Weather in Paris?", model: "claude-fake" });
     expect(root.data.output).toMatchObject({ subtype: "success", result: FINAL_TEXT, num_turns: 2 });
     const [completion] = completions(server);
-    expect(completion).toMatchObject({ traceFunctionKey: "claude-agent-sdk", expectedSpanCount: 4 });
+    // Titled with the query's name, not the trace function key.
+    expect(completion).toMatchObject({ traceFunctionKey: "weather-bot", name: "claude-agent-query", expectedSpanCount: 4 });
     expect(completion!.externalTrace.metadata).toMatchObject({ num_turns: 2, usage: expect.objectContaining({ input_tokens: 2 * USAGE.input, output_tokens: 2 * USAGE.output }) });
   });
 

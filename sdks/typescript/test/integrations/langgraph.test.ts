@@ -1,15 +1,16 @@
 // A LangGraph graph run for real (ChatOpenAI against a local OpenAI-compatible server, a ToolNode), recorded by
 // the callback handler.
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
+import { RunnableLambda } from "@langchain/core/runnables";
 import { tool } from "@langchain/core/tools";
 import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
-import { ToolNode } from "@langchain/langgraph/prebuilt";
+import { ToolNode, toolsCondition } from "@langchain/langgraph/prebuilt";
 import { ChatOpenAI } from "@langchain/openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { RepriseLangGraphHandler } from "../../src/integrations/langgraph/index.js";
 import { clientAndServer, router } from "../helpers/client.js";
-import { type FakeModelServer, startFakeOpenAI, TOOL_NAME, USAGE } from "./fake-models.js";
+import { FINAL_TEXT, type FakeModelServer, startFakeOpenAI, TOOL_NAME, USAGE } from "./fake-models.js";
 import { completions, recordedSpans, shapes, spanNamed } from "./recorded.js";
 
 describe("LangGraph integration", () => {
@@ -75,6 +76,66 @@ describe("LangGraph integration", () => {
     expect(spans.every((s) => !s.data.errors)).toBe(true);
     const [completion] = completions(server);
     expect(completion).toMatchObject({ traceFunctionKey: "LangGraph", expectedSpanCount: spans.length });
+  });
+
+  /** The ReAct loop: agent → (toolsCondition) → tools → agent → (toolsCondition) → end. */
+  function reactGraph() {
+    const getWeather = tool(async ({ city }: { city: string }) => `sunny in ${city}`, {
+      name: TOOL_NAME,
+      description: "Weather of a city",
+      schema: z.object({ city: z.string() }),
+    });
+    const llm = new ChatOpenAI({ model: "gpt-fake", apiKey: "sk-test", maxRetries: 0, configuration: { baseURL: `${model.url}/v1` } }).bindTools([getWeather]);
+    return new StateGraph(MessagesAnnotation)
+      .addNode("agent", async (state: typeof MessagesAnnotation.State) => ({ messages: [await llm.invoke(state.messages)] }))
+      .addNode("tools", new ToolNode([getWeather]))
+      .addEdge(START, "agent")
+      .addConditionalEdges("agent", toolsCondition, ["tools", END])
+      .addEdge("tools", "agent")
+      .compile()
+      .withConfig({ runName: "weather-graph" });
+  }
+
+  it("never submits the conditional edge's router (toolsCondition), and titles the trace with the graph's name", async () => {
+    const { client, server } = await clientAndServer();
+    const handler = new RepriseLangGraphHandler(client, { traceFunctionKey: "weather-bot" });
+    const result = await reactGraph().invoke({ messages: [{ role: "user", content: "Weather in Paris?" }] }, { callbacks: [handler] });
+    expect(result.messages.at(-1)?.content).toBe(FINAL_TEXT);
+    expect(await client.flushTraces()).toBe(true);
+    const spans = recordedSpans(server);
+    expect(shapes(spans)).toEqual([
+      {
+        name: "weather-graph",
+        type: "agent",
+        children: [
+          { name: "agent", type: "custom", children: [{ name: "ChatOpenAI", type: "llm" }] },
+          { name: "tools", type: "custom", children: [{ name: TOOL_NAME, type: "function" }] },
+          { name: "agent", type: "custom", children: [{ name: "ChatOpenAI", type: "llm" }] },
+        ],
+      },
+    ]);
+    // No span answers "tools" or "__end__": the branch decided, and only its effect (the next node) shows.
+    expect(spans.some((s) => s.data.output === "tools" || s.data.output === END)).toBe(false);
+    const [completion] = completions(server);
+    expect(completion).toMatchObject({ traceFunctionKey: "weather-bot", name: "weather-graph", expectedSpanCount: spans.length });
+  });
+
+  it("still records a function a node runs that answers more than a route", async () => {
+    const { client, server } = await clientAndServer();
+    const lookup = RunnableLambda.from(async (city: string) => ({ city, forecast: "sunny" }));
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("lookup", async (_state: typeof MessagesAnnotation.State, config) => {
+        const found = await lookup.invoke("Paris", config);
+        return { messages: [{ role: "ai", content: found.forecast }] };
+      })
+      .addEdge(START, "lookup")
+      .addEdge("lookup", END)
+      .compile();
+    await graph.invoke({ messages: [{ role: "user", content: "Paris?" }] }, { callbacks: [new RepriseLangGraphHandler(client)] });
+    await client.flushTraces();
+    const spans = recordedSpans(server);
+    expect(shapes(spans)).toEqual([{ name: "LangGraph", type: "agent", children: [{ name: "lookup", type: "custom", children: [{ name: "RunnableLambda", type: "custom" }] }] }]);
+    expect(spanNamed(spans, "RunnableLambda").data.output).toEqual({ city: "Paris", forecast: "sunny" });
   });
 
   it("nests under the active withSpan inside withTrace", async () => {

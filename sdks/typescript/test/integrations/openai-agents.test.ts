@@ -36,7 +36,7 @@ describe("OpenAI Agents SDK integration", () => {
 
   it("records a two-step agent (one model call, one tool call) as its own trace", async () => {
     const { client, server } = await clientAndServer();
-    setTraceProcessors([createOpenAIAgentsProcessor(client)]);
+    setTraceProcessors([createOpenAIAgentsProcessor(client, { traceFunctionKey: "weather-bot" })]);
     const result = await new Runner({ workflowName: "weather workflow" }).run(weatherAgent(), "Weather in Paris?");
     expect(result.finalOutput).toBe("sunny in Paris");
     expect(await client.flushTraces()).toBe(true);
@@ -71,7 +71,8 @@ describe("OpenAI Agents SDK integration", () => {
     expect(toolSpan.data.input).toEqual({ city: "Paris" });
     expect(toolSpan.data.output).toBe("sunny in Paris");
     const [completion] = completions(server);
-    expect(completion).toMatchObject({ traceFunctionKey: "weather workflow", completed: true, expectedSpanCount: spans.length });
+    // Titled with the workflow's name, not the trace function key.
+    expect(completion).toMatchObject({ traceFunctionKey: "weather-bot", name: "weather workflow", completed: true, expectedSpanCount: spans.length });
     expect(new Set(spans.map((s) => s.traceId))).toEqual(new Set([completion!.id]));
   });
 

@@ -145,11 +145,49 @@ const openLlmetry: Case[] = [
     span: span({ "traceloop.span.kind": "workflow", "traceloop.workflow.name": "jokes", "traceloop.entity.input": '{"args":["x"]}', "traceloop.entity.output": '"done"' }),
     expected: { type: "custom", input: { args: ["x"] }, output: '"done"', metadata: { "traceloop.workflow.name": "jokes" } },
   },
+  {
+    // What @traceloop/node-server-sdk 0.27 sends: the standard GenAI names, routed here by the workflow name.
+    name: "chat span in a workflow with the current GenAI attributes (they win)",
+    span: span({
+      "traceloop.workflow.name": "answer-question", "gen_ai.provider.name": "openai", "gen_ai.operation.name": "chat",
+      "gen_ai.request.model": "m", "gen_ai.response.model": "m-1", "gen_ai.usage.input_tokens": 20, "gen_ai.usage.output_tokens": 7, "gen_ai.usage.total_tokens": 27,
+      "gen_ai.input.messages": JSON.stringify([{ role: "user", parts: [{ type: "text", content: "hi" }] }]),
+      "gen_ai.output.messages": JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: "hey" }], finish_reason: "stop" }]),
+      "gen_ai.system_instructions": JSON.stringify([{ type: "text", content: "be brief" }]),
+      "gen_ai.tool.definitions": JSON.stringify([{ type: "function", name: "lookup" }]),
+      "gen_ai.conversation.id": "c9",
+    }),
+    expected: {
+      convention: "openllmetry", type: "llm", model: "m-1", sessionId: "c9",
+      tokens: { input: 20, output: 7, cached: null, total: 27 },
+      input: [user("hi")], output: [assistant("hey", { finish_reason: "stop" })],
+      systemInstructions: [{ type: "text", content: "be brief" }], tools: [{ type: "function", name: "lookup" }],
+      metadata: { "traceloop.workflow.name": "answer-question", "gen_ai.provider.name": "openai" },
+    },
+  },
+  {
+    name: "a GenAI operation names the type over traceloop.span.kind; tool arguments and result",
+    span: span({ "traceloop.span.kind": "task", "gen_ai.operation.name": "execute_tool", "gen_ai.tool.call.arguments": '{"q":1}', "gen_ai.tool.call.result": '"r"', "traceloop.entity.input": "{}" }),
+    expected: { type: "function", tokens: null, input: { q: 1 }, output: '"r"' },
+  },
+  {
+    name: "an operation GenAI does not name keeps the convention's type",
+    span: span({ "traceloop.span.kind": "agent", "gen_ai.operation.name": "agent_step", "gen_ai.usage.input_tokens": 3 }),
+    expected: { type: "agent", tokens: null, metadata: {} },
+  },
   { name: "tool span", span: span({ "traceloop.span.kind": "tool" }), expected: { type: "function" } },
   { name: "agent span", span: span({ "traceloop.span.kind": "agent" }), expected: { type: "agent" } },
 ];
 
 const vercel: Case[] = [
+  {
+    name: "AI SDK 7's LegacyOpenTelemetry: runtime context as ai.settings.context.*, GenAI usage beside ai.usage",
+    span: span({
+      "ai.operationId": "ai.generateText.doGenerate", "ai.model.id": "m", "ai.settings.context.sessionId": "s-42",
+      "ai.usage.inputTokens": 20, "ai.usage.cachedInputTokens": 3, "ai.usage.totalTokens": 27, "gen_ai.usage.input_tokens": 20, "gen_ai.usage.output_tokens": 7,
+    }, { name: "ai.generateText.doGenerate" }),
+    expected: { type: "llm", sessionId: "s-42", tokens: { input: 20, output: 7, cached: 3, total: 27 }, metadata: {} },
+  },
   {
     name: "model call (doGenerate) with messages, response and usage",
     span: span({

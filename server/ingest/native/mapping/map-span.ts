@@ -3,12 +3,13 @@
 // the four conventions of docs/otel.md; nothing is dropped for being unexpected.
 import type { TSpanType } from "../../write/span-fields.ts";
 import type { TAttributes, TOtelSpan } from "../otel-span.ts";
-import { mapGenAi } from "./genai.ts";
+import { genAiTokens, genAiType, mapGenAi } from "./genai.ts";
+import { fromGenAiMessages } from "./messages.ts";
 import { mapOpenInference } from "./openinference.ts";
 import { mapOpenLlmetry } from "./openllmetry.ts";
 import type { TConvention, TConventionFields, TTokens } from "./types.ts";
 import { mapVercelAi } from "./vercel-ai.ts";
-import { AttributeReader, str } from "./values.ts";
+import { AttributeReader, parseJsonish, str } from "./values.ts";
 
 export const TRACE_FUNCTION_ATTRIBUTE = "reprise.trace_function";
 
@@ -60,11 +61,51 @@ export function errorOf(span: TOtelSpan): string | null {
   return "error";
 }
 
+/** Each count from the GenAI attributes when they have it, else the convention's. */
+function mergeTokens(genAi: TTokens | null, own: TTokens | null): TTokens | null {
+  if (!genAi) return own;
+  if (!own) return genAi;
+  return { input: genAi.input ?? own.input, output: genAi.output ?? own.output, cached: genAi.cached ?? own.cached, total: genAi.total ?? own.total };
+}
+
+/**
+ * The current GenAI attributes win over whatever convention a span was routed to: libraries add them
+ * to their own (OpenLLMetry's chat spans inside a Traceloop workflow carry `traceloop.*` beside
+ * `gen_ai.operation.name`, `gen_ai.usage.*` and `gen_ai.input.messages`), and a convention's older
+ * attributes must not hide what the span says in the standard names (docs/otel.md).
+ */
+function withGenAiAttributes(span: TOtelSpan, r: AttributeReader, own: TConventionFields): TConventionFields {
+  const operation = str(r.take("gen_ai.operation.name"));
+  // A response model is what answered; a convention's own model may be a response model too.
+  const model = str(r.take("gen_ai.response.model")) ?? own.model ?? str(r.take("gen_ai.request.model"));
+  if (model) r.used.add("gen_ai.request.model");
+  const named = operation ? genAiType(operation, model !== null, span.name) : "custom";
+  const type = named === "custom" ? own.type : named;
+  const tokens = type === "llm" ? mergeTokens(genAiTokens(r), own.tokens) : null;
+  let input = fromGenAiMessages(r.take("gen_ai.input.messages")) ?? own.input;
+  let output = fromGenAiMessages(r.take("gen_ai.output.messages")) ?? own.output;
+  if (type === "function") {
+    input = parseJsonish(r.take("gen_ai.tool.call.arguments")) ?? input;
+    output = parseJsonish(r.take("gen_ai.tool.call.result")) ?? output;
+  }
+  return {
+    type,
+    model,
+    tokens,
+    input,
+    output,
+    systemInstructions: parseJsonish(r.take("gen_ai.system_instructions")) ?? own.systemInstructions,
+    tools: parseJsonish(r.take("gen_ai.tool.definitions")) ?? own.tools,
+    sessionId: str(r.take("gen_ai.conversation.id")) ?? own.sessionId,
+  };
+}
+
 export function mapSpan(span: TOtelSpan): TMappedSpan {
   const convention = detectConvention(span);
   const r = new AttributeReader(span.attributes);
   const traceFunction = str(r.take(TRACE_FUNCTION_ATTRIBUTE));
-  const fields = MAPPERS[convention](span, r);
+  const own = MAPPERS[convention](span, r);
+  const fields = convention === "otel-genai" || convention === "otel" ? own : withGenAiAttributes(span, r, own);
   return {
     convention,
     type: fields.type,

@@ -75,6 +75,6 @@ export function mapVercelAi(span: TOtelSpan, r: AttributeReader): TConventionFie
     input: promptMessages(r),
     output: responseMessage(r),
     tools: Array.isArray(tools) ? tools.map(parseJsonish) : undefined,
-    sessionId: str(r.take("ai.telemetry.metadata.sessionId")),
+    sessionId: str(r.take("ai.telemetry.metadata.sessionId", "ai.settings.context.sessionId")),
   };
 }

@@ -2,7 +2,9 @@
 // its own Node.js process by the tests so the instrumentations patch `require` as they do in real apps.
 // It exports with the official OTLP exporters configured the standard way: OTEL_EXPORTER_OTLP_ENDPOINT
 // (the exporters append /v1/traces and /v1/logs), OTEL_EXPORTER_OTLP_HEADERS, OTEL_SERVICE_NAME.
-//   node instrumented-app.cjs <otel-openai|openinference|vercel-ai> <json|protobuf> <model base url>
+// OpenLLMetry is set up as its README says instead: traceloop.initialize with a base URL and headers,
+// and the model calls inside a Traceloop workflow (no application root span, no provider of ours).
+//   node instrumented-app.cjs <otel-openai|openinference|vercel-ai|vercel-ai-legacy|openllmetry> <json|protobuf> <model base url>
 const { AsyncLocalStorage } = require("node:async_hooks");
 const api = require("@opentelemetry/api");
 const { TracerProvider, BatchSpanProcessor } = require("@opentelemetry/sdk-trace");
@@ -30,8 +32,10 @@ const { resourceFromAttributes } = require("@opentelemetry/resources");
 const resource = resourceFromAttributes({ "service.name": process.env.OTEL_SERVICE_NAME });
 const tracerProvider = new TracerProvider({ resource, spanProcessors: [new BatchSpanProcessor({ exporter: traceExporter })] });
 const loggerProvider = new LoggerProvider({ resource, processors: [new BatchLogRecordProcessor({ exporter: logExporter })] });
-api.context.setGlobalContextManager(new AsyncLocalStorageContextManager());
-api.trace.setGlobalTracerProvider(tracerProvider);
+if (library !== "openllmetry") {
+  api.context.setGlobalContextManager(new AsyncLocalStorageContextManager());
+  api.trace.setGlobalTracerProvider(tracerProvider);
+}
 const tracer = tracerProvider.getTracer("weather-app", "1.0.0");
 
 const tools = [{ type: "function", function: { name: "get_weather", description: "Weather of a city", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } } }];
@@ -52,9 +56,15 @@ async function withOpenAi() {
   return second.choices[0].message.content;
 }
 
-async function withVercelAi() {
-  const { generateText, tool, jsonSchema, stepCountIs } = require("ai");
+/**
+ * The AI SDK (v7): telemetry through @ai-sdk/otel's integration, registered once as its documentation
+ * says: `OpenTelemetry` sends the GenAI conventions, `LegacyOpenTelemetry` the older ai.* attributes.
+ */
+async function withVercelAi(legacy) {
+  const { generateText, tool, jsonSchema, stepCountIs, registerTelemetry } = require("ai");
+  const { OpenTelemetry, LegacyOpenTelemetry } = require("@ai-sdk/otel");
   const { createOpenAICompatible } = require("@ai-sdk/openai-compatible");
+  registerTelemetry(legacy ? new LegacyOpenTelemetry() : new OpenTelemetry());
   const provider = createOpenAICompatible({ name: "fake", baseURL: modelUrl, apiKey: "test-key", includeUsage: true });
   const { text } = await generateText({
     model: provider("fake-model-1"),
@@ -62,12 +72,45 @@ async function withVercelAi() {
     prompt: "Weather in Oslo?",
     tools: { get_weather: tool({ description: "Weather of a city", inputSchema: jsonSchema(tools[0].function.parameters), execute: async (input) => weather(input) }) },
     stopWhen: stepCountIs(3),
-    experimental_telemetry: { isEnabled: true, functionId: "weather-bot", metadata: { sessionId: "session-42" } },
+    runtimeContext: { sessionId: "session-42" },
+    telemetry: { functionId: "weather-bot", includeRuntimeContext: { sessionId: true } },
   });
   return text;
 }
 
+/** OpenLLMetry (@traceloop/node-server-sdk): its own provider and exporter, the calls in a workflow. */
+async function withOpenLlmetry() {
+  const traceloop = require("@traceloop/node-server-sdk");
+  const [name, value] = process.env.OTEL_EXPORTER_OTLP_HEADERS.split("=");
+  const baseUrl = process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  traceloop.initialize({
+    appName: process.env.OTEL_SERVICE_NAME,
+    baseUrl,
+    headers: { [name]: value },
+    disableBatch: true,
+    silenceInitializationMessage: true,
+    traceloopSyncEnabled: false,
+    // Its default exporter is OTLP/protobuf; the JSON run hands it the official JSON exporter.
+    ...(format === "json" ? { exporter: new (require("@opentelemetry/exporter-trace-otlp-http").OTLPTraceExporter)({ url: `${baseUrl}/v1/traces`, headers: { [name]: value } }) } : {}),
+    instrumentModules: { openAI: require("openai").OpenAI },
+  });
+  const OpenAI = require("openai");
+  const client = new OpenAI({ baseURL: modelUrl, apiKey: "test-key" });
+  const answer = await traceloop.withWorkflow({ name: "answer-question" }, async () => {
+    const messages = [{ role: "system", content: "You answer weather questions." }, { role: "user", content: "Weather in Oslo?" }];
+    const first = await client.chat.completions.create({ model: "fake-model-1", messages, tools });
+    const call = first.choices[0].message.tool_calls[0];
+    const result = await traceloop.withTool({ name: "get_weather" }, async () => weather(JSON.parse(call.function.arguments)));
+    messages.push(first.choices[0].message, { role: "tool", tool_call_id: call.id, content: JSON.stringify(result) });
+    const second = await client.chat.completions.create({ model: "fake-model-1", messages, tools });
+    return second.choices[0].message.content;
+  });
+  await traceloop.forceFlush();
+  process.stdout.write(JSON.stringify({ answer }) + "\n");
+}
+
 async function main() {
+  if (library === "openllmetry") return withOpenLlmetry();
   let run;
   if (library === "otel-openai") {
     const { OpenAIInstrumentation } = require("@opentelemetry/instrumentation-openai");
@@ -81,8 +124,8 @@ async function main() {
     const instrumentation = new OpenAIInstrumentation({ tracerProvider });
     instrumentation.manuallyInstrument(require("openai"));
     run = withOpenAi;
-  } else if (library === "vercel-ai") {
-    run = withVercelAi;
+  } else if (library === "vercel-ai" || library === "vercel-ai-legacy") {
+    run = () => withVercelAi(library === "vercel-ai-legacy");
   } else throw new Error(`unknown library ${library}`);
   // The application's own root span, as an HTTP handler or a job would have.
   const answer = await tracer.startActiveSpan("answer-question", { attributes: { "reprise.trace_function": "weather-bot" } }, async (span) => {

@@ -18,7 +18,7 @@ export interface FrameworkSpanStart {
   startedAt?: Date;
   /** Trace function key of the trace started when nothing is active. */
   traceFunctionKey: string;
-  /** Title of that trace. */
+  /** Title of that trace; default the span's name (the workflow's, graph's or query's name), not the trace function key. */
   traceName?: string;
 }
 
@@ -147,7 +147,7 @@ export class FrameworkRecorder {
     const frame = currentFrame();
     if (frame?.trace !== undefined && !frame.trace.completionStarted) return { trace: frame.trace, parentId: frame.span?.id };
     const trace = new TraceState(options.traceFunctionKey, "captured", undefined);
-    if (options.traceName !== undefined) trace.name = options.traceName;
+    trace.name = options.traceName ?? options.name;
     return { trace, parentId: undefined };
   }
 }

@@ -3,7 +3,7 @@ import type { Reprise } from "../../client.js";
 import type { SpanType } from "../../tracing/types.js";
 import { FrameworkRecorder, type FrameworkSpan } from "../core/framework-recorder.js";
 import { parseJson } from "../core/values.js";
-import { graphContext, HIDDEN_TAG, llmContext, llmOutput, plain, requestedModel, runName } from "./run-mapping.js";
+import { graphContext, HIDDEN_TAG, isRoute, llmContext, llmOutput, mayBeRouter, nodeOf, plain, requestedModel, runName } from "./run-mapping.js";
 
 /** Options of `RepriseLangGraphHandler`. */
 export interface LangGraphHandlerOptions {
@@ -11,11 +11,26 @@ export interface LangGraphHandlerOptions {
   traceFunctionKey?: string;
 }
 
-/** A run the handler saw: its span, or none for hidden runs (kept only to find the parent of their children). */
+/** What opening a span takes, kept for a run whose span waits until it is known to be wanted. */
+interface SpanStart {
+  name: string;
+  type: SpanType;
+  input: unknown;
+  contexts: Array<Record<string, unknown>>;
+  startedAt: Date;
+}
+
+/**
+ * A run the handler saw: its span, or none for hidden runs (kept only to find the parent of their children).
+ * A possible router's span waits in `deferred` until its answer shows it was not a route.
+ */
 interface Run {
   span: FrameworkSpan | undefined;
   parentRunId: string | undefined;
   model?: string;
+  /** The graph node this run is, when it is a node's run. */
+  node?: string;
+  deferred?: SpanStart;
 }
 
 type Meta = Record<string, unknown> | undefined;
@@ -42,11 +57,25 @@ export class RepriseLangGraphHandler extends BaseCallbackHandler {
   }
 
   override handleChainStart(chain: unknown, inputs: unknown, runId: string, parentRunId?: string, tags?: string[], metadata?: Meta, _runType?: string, name?: string): void {
-    const top = this.visibleParent(parentRunId) === undefined;
+    const parentNode = parentRunId === undefined ? undefined : this.runs.get(parentRunId)?.node;
+    if (!tags?.includes(HIDDEN_TAG) && mayBeRouter(chain, metadata, parentNode)) {
+      const start = { name: runName(chain, name, "chain"), type: "custom" as const, input: plain(inputs), contexts: graphContext(metadata), startedAt: new Date() };
+      this.runs.set(runId, { span: undefined, parentRunId, deferred: start });
+      return;
+    }
+    const top = parentRunId === undefined || this.visibleParent(parentRunId) === undefined;
     this.open(runId, parentRunId, tags, runName(chain, name, "chain"), top ? "agent" : "custom", inputs, graphContext(metadata));
+    const run = this.runs.get(runId);
+    if (run) run.node = nodeOf(tags, metadata);
   }
 
   override handleChainEnd(outputs: unknown, runId: string): void {
+    const run = this.runs.get(runId);
+    // A router's answer (the next node's name) is never submitted: the next node's span shows the decision.
+    if (run?.deferred && isRoute(outputs)) {
+      this.runs.delete(runId);
+      return;
+    }
     this.close(runId, (span) => span.end(plain(outputs)));
   }
 
@@ -110,18 +139,35 @@ export class RepriseLangGraphHandler extends BaseCallbackHandler {
         this.runs.set(runId, { span: undefined, parentRunId });
         return;
       }
-      const parent = this.visibleParent(parentRunId);
-      const span = this.recorder.start({ name, type, parent, input: plain(input), traceFunctionKey: this.options.traceFunctionKey ?? name });
-      for (const context of contexts) span?.addContext(context);
+      const span = this.startSpan(parentRunId, { name, type, input, contexts, startedAt: new Date() });
       this.runs.set(runId, { span, parentRunId, model });
     });
+  }
+
+  private startSpan(parentRunId: string | undefined, start: SpanStart): FrameworkSpan | undefined {
+    const parent = this.visibleParent(parentRunId);
+    const { name, type, input, contexts, startedAt } = start;
+    const span = this.recorder.start({ name, type, parent, input: plain(input), startedAt, traceFunctionKey: this.options.traceFunctionKey ?? name });
+    for (const context of contexts) span?.addContext(context);
+    return span;
+  }
+
+  /** The span of a run whose span was deferred, opened now that it is wanted (with its real start time). */
+  private materialize(run: Run): FrameworkSpan | undefined {
+    if (run.deferred) {
+      const start = run.deferred;
+      run.deferred = undefined;
+      run.span = this.startSpan(run.parentRunId, start);
+    }
+    return run.span;
   }
 
   private close(runId: string, end: (span: FrameworkSpan) => void): void {
     this.recorder.guard(() => {
       const run = this.runs.get(runId);
       this.runs.delete(runId);
-      if (run?.span) end(run.span);
+      const span = run ? this.materialize(run) : undefined;
+      if (span) end(span);
     });
   }
 
@@ -131,6 +177,8 @@ export class RepriseLangGraphHandler extends BaseCallbackHandler {
     for (let hops = 0; id !== undefined && hops < 1_000; hops += 1) {
       const run = this.runs.get(id);
       if (run === undefined) return undefined;
+      // Something runs inside a possible router: it is more than a route, so it is shown.
+      if (run.deferred !== undefined) return this.materialize(run);
       if (run.span !== undefined) return run.span;
       id = run.parentRunId;
     }

@@ -4,6 +4,33 @@ import { contextList, num, record, str } from "../core/values.js";
 /** LangChain's tag on runs that only the framework needs to see (LangGraph's scheduler writes and branches). */
 export const HIDDEN_TAG = "langsmith:hidden";
 
+/** The tag LangGraph puts on each node's run (`graph:step:3`). */
+const NODE_TAG = /^graph:step:\d+$/;
+
+/** The graph node a run is, when it is one (a run tagged `graph:step:N`): its `langgraph_node`. */
+export function nodeOf(tags: string[] | undefined, metadata: Record<string, unknown> | undefined): string | undefined {
+  return tags?.some((tag) => NODE_TAG.test(tag)) ? str(metadata?.langgraph_node) : undefined;
+}
+
+/**
+ * A run that may be a conditional edge's router: a plain function (LangGraph coerces a path such as
+ * `toolsCondition` to a `RunnableLambda`) run directly inside a node's run, for that same node. LangGraph
+ * runs it after the node's body, with the node's callbacks and without the hidden tag, so only its answer
+ * tells it from a function the node's body ran: see `isRoute`.
+ */
+export function mayBeRouter(serialized: unknown, metadata: Record<string, unknown> | undefined, parentNode: string | undefined): boolean {
+  const id = record(serialized)?.id;
+  const kind = Array.isArray(id) ? id[id.length - 1] : undefined;
+  return kind === "RunnableLambda" && parentNode !== undefined && str(metadata?.langgraph_node) === parentNode;
+}
+
+/** A router's answer: a destination's name, a `Send`, or a list of them (`{output: …}` as callbacks see it). */
+export function isRoute(outputs: unknown): boolean {
+  const value = record(outputs) && "output" in record(outputs)! ? record(outputs)!.output : outputs;
+  const destination = (v: unknown) => typeof v === "string" || (record(v) !== undefined && typeof record(v)!.node === "string" && "args" in record(v)!);
+  return Array.isArray(value) ? value.length > 0 && value.every(destination) : destination(value);
+}
+
 /** LangGraph's run metadata keys, kept on chain and tool spans as one context. */
 const GRAPH_KEYS = ["langgraph_step", "langgraph_node", "langgraph_triggers", "langgraph_path", "langgraph_checkpoint_ns"];
 

@@ -1,0 +1,5 @@
+import { routeMethods } from "@/server/http/methods.http.ts";
+import { getSdkIndex } from "@/server/sdk-dist/sdk-dist.http.ts";
+
+export const dynamic = "force-dynamic";
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: getSdkIndex });
