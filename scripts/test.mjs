@@ -2,6 +2,8 @@
 //   0. ESLint: the layers and the feature order of docs/architecture.md, the database-access rule
 //   1. unit + integration tests on embedded PGlite (Vitest)
 //   2. the integration tests again on PostgreSQL when TEST_DATABASE_URL (or DATABASE_URL) is set
+//   2b. the integration tests again on a Citus cluster: TEST_CITUS_URL's, or a local one scripts/citus-cluster.mjs
+//      starts (ports 9701-9703) when this machine's PostgreSQL has Citus installed
 //   3. the SDK's tests (npm workspace sdks/typescript/)
 //   4. the other SDKs' own suites (sdks/<language>/reprise-sdk.json), when their toolchain is installed
 //   5. the SDK conformance scenarios (sdks/conformance/), against every SDK whose toolchain is installed
@@ -11,6 +13,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { ensureGenerated } from "./ensure-generated.mjs";
+import { CITUS_INSTALL_HINT, citusInstalled, startCitusCluster } from "./citus-cluster.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
@@ -74,6 +77,28 @@ if (pgUrl) {
   );
 } else {
   console.log("\n(skipping the PostgreSQL run: set TEST_DATABASE_URL=postgresql://… to include it)");
+}
+
+let citusUrl = process.env.TEST_CITUS_URL;
+if (!citusUrl && citusInstalled()) {
+  console.log("\n▶ starting a local Citus cluster (coordinator :9701, workers :9702 :9703)");
+  const started = Date.now();
+  const cluster = startCitusCluster();
+  // run() exits the process on a failing stage; the cluster goes with it.
+  process.on("exit", () => cluster.stop());
+  console.log(`✔ Citus cluster started (${((Date.now() - started) / 1000).toFixed(0)}s)`);
+  citusUrl = cluster.url;
+}
+if (citusUrl) {
+  run(
+    "integration tests on Citus (coordinator + workers)",
+    bin("vitest"),
+    ["run", ".int.test.ts", ...vitestArgs("citus")],
+    { ...noDb, TEST_CITUS_URL: citusUrl, REPRISE_TEST_DB: "citus" },
+    path.join(reports, "citus.json"),
+  );
+} else {
+  console.log(`\n(skipping the Citus run: ${CITUS_INSTALL_HINT}, or set TEST_CITUS_URL=postgresql://… to a cluster's coordinator)`);
 }
 
 const sdkPackage = path.join(root, "sdks", "typescript", "package.json");

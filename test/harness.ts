@@ -1,5 +1,6 @@
-// Integration-test harness: a fresh database per test file (PGlite in memory, or a new PostgreSQL
-// database when REPRISE_TEST_DB=postgres), route handlers called in-process with real Requests.
+// Integration-test harness: a fresh database per test file (PGlite in memory, a new PostgreSQL database when
+// REPRISE_TEST_DB=postgres, or a new database on every node of a Citus cluster when REPRISE_TEST_DB=citus),
+// route handlers called in-process with real Requests.
 import { randomUUID } from "node:crypto";
 import zlib from "node:zlib";
 import pg from "pg";
@@ -10,31 +11,76 @@ import { migrate } from "../server/db/migrator.ts";
 import { setDb } from "../server/db.ts";
 import { createOrganization } from "../server/auth/auth.service.ts";
 
-export const onPostgres = process.env.REPRISE_TEST_DB === "postgres";
+/** The integration tests' database: PGlite (default), PostgreSQL, or a Citus cluster's coordinator. */
+export const onCitus = process.env.REPRISE_TEST_DB === "citus";
+/** A PostgreSQL server (a Citus coordinator is one too): a database per test file, real concurrent connections. */
+export const onPostgres = process.env.REPRISE_TEST_DB === "postgres" || onCitus;
 
 export function testDatabaseUrl(): string {
-  const url = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (!url) throw new Error("REPRISE_TEST_DB=postgres needs TEST_DATABASE_URL");
+  const url = onCitus ? process.env.TEST_CITUS_URL : (process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL);
+  if (!url) throw new Error(onCitus ? "REPRISE_TEST_DB=citus needs TEST_CITUS_URL (scripts/citus-cluster.mjs starts a cluster)" : "REPRISE_TEST_DB=postgres needs TEST_DATABASE_URL");
   return url;
 }
 
-/** Creates an empty PostgreSQL database on the test server; returns its URL and a dropper. */
+async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/**
+ * A Citus cluster's nodes as the coordinator's maintenance database registers them. Citus keeps its metadata
+ * per database, so a new database is created on every node, gets the extension on every node, and has the
+ * workers registered again on the coordinator.
+ */
+async function citusWorkers(coordinatorUrl: string): Promise<{ host: string; port: number }[]> {
+  return withClient(coordinatorUrl, async (c) => {
+    const { rows } = await c.query<{ nodename: string; nodeport: number }>(
+      "SELECT nodename, nodeport FROM pg_dist_node WHERE groupid <> 0 AND noderole = 'primary' AND isactive ORDER BY nodeid",
+    );
+    return rows.map((r) => ({ host: r.nodename, port: r.nodeport }));
+  });
+}
+
+function nodeUrl(coordinatorUrl: string, node: { host: string; port: number }): string {
+  const u = new URL(coordinatorUrl);
+  u.hostname = node.host;
+  u.port = String(node.port);
+  return u.toString();
+}
+
+/** Creates an empty database on the test server (on every node of a Citus cluster); returns its URL and a dropper. */
 export async function createEmptyPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const base = new URL(testDatabaseUrl());
+  const base = testDatabaseUrl();
   const name = `reprise_test_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
-  const admin = new pg.Client({ connectionString: base.toString() });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base.toString());
-  url.pathname = `/${name}`;
+  const workers = onCitus ? (await citusWorkers(base)).map((node) => nodeUrl(base, node)) : [];
+  const servers = [base, ...workers];
+  await Promise.all(servers.map((server) => withClient(server, (c) => c.query(`CREATE DATABASE ${name}`))));
+  if (onCitus) {
+    await Promise.all(servers.map((server) => withClient(withDatabase(server, name), (c) => c.query("CREATE EXTENSION citus"))));
+    await withClient(withDatabase(base, name), async (c) => {
+      const coordinator = new URL(base);
+      await c.query("SELECT citus_set_coordinator_host($1, $2)", [coordinator.hostname, Number(coordinator.port || 5432)]);
+      for (const worker of workers) {
+        const u = new URL(worker);
+        await c.query("SELECT citus_add_node($1, $2)", [u.hostname, Number(u.port || 5432)]);
+      }
+    });
+  }
   return {
-    url: url.toString(),
+    url: withDatabase(base, name),
     drop: async () => {
-      const c = new pg.Client({ connectionString: base.toString() });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
+      await Promise.all(servers.map((server) => withClient(server, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))));
     },
   };
 }

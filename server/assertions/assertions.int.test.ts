@@ -116,7 +116,7 @@ describe("assertions", () => {
       expect(res.body.error).toEqual(expect.any(String));
     }
     expect(await countAssertions()).toBe(before);
-    expect((await db().prisma.assertion.findUniqueOrThrow({ where: { id: othersAssertion.id } })).assertion).toBe("other's");
+    expect((await db().prisma.assertion.findFirstOrThrow({ where: { id: othersAssertion.id } })).assertion).toBe("other's");
   });
 
   it.each([
@@ -170,12 +170,12 @@ describe("assertions", () => {
     expect(ZArchiveAssertionsResponse.parse(res.body)).toEqual({ archived: [drop.id] });
     expect((await read(original.id)).body.assertions.map((a: { id: string }) => a.id)).toEqual([keep.id]);
     expect((await read(replay.id)).body.assertions.map((a: { id: string }) => a.id)).toEqual([keep.id]);
-    const row = await db().prisma.assertion.findUniqueOrThrow({ where: { id: drop.id } });
+    const row = await db().prisma.assertion.findFirstOrThrow({ where: { id: drop.id } });
     expect(row.archivedAt).not.toBeNull();
 
     // Archiving again is idempotent and keeps the first archive time.
     expect((await archive(original.id, [drop.id])).body).toEqual({ archived: [drop.id] });
-    expect((await db().prisma.assertion.findUniqueOrThrow({ where: { id: drop.id } })).archivedAt).toEqual(row.archivedAt);
+    expect((await db().prisma.assertion.findFirstOrThrow({ where: { id: drop.id } })).archivedAt).toEqual(row.archivedAt);
 
     // Archiving the last one: the replay no longer inherits anything.
     await archive(original.id, [keep.id]);

@@ -32,7 +32,7 @@ async function withLockedDataset<T>(
     const dataset = await q.lockDataset(tx, organizationId, datasetId.toLowerCase());
     if (!dataset) throw notFound("Dataset");
     const out = await change(tx, dataset);
-    if (out.changed) await q.touchDataset(tx, dataset.id);
+    if (out.changed) await q.touchDataset(tx, organizationId, dataset.id);
     return out.result;
   });
   return { dataset: await getDataset(db, organizationId, datasetId), ...result };
@@ -43,7 +43,7 @@ export function addDatasetTraces(db: Database, organizationId: string, datasetId
   return withLockedDataset(db, organizationId, datasetId, async (tx, dataset) => {
     const uuids = ids.filter(isUuid);
     const eligible = await q.findTraceIdsOfFunction(tx, organizationId, dataset.traceFunctionKey, uuids);
-    const present = new Set(await q.findMemberTraceIds(tx, dataset.id, { traceIds: uuids }));
+    const present = new Set(await q.findMemberTraceIds(tx, organizationId, dataset.id, { traceIds: uuids }));
     const addedTraceIds = ids.filter((id) => eligible.has(id) && !present.has(id));
     if (addedTraceIds.length > 0) await q.insertMembers(tx, organizationId, dataset.id, addedTraceIds);
     return {
@@ -60,9 +60,9 @@ export function addDatasetTraces(db: Database, organizationId: string, datasetId
 export function removeDatasetTraces(db: Database, organizationId: string, datasetId: string, traceIds: string[]) {
   const ids = normaliseIds(traceIds);
   return withLockedDataset(db, organizationId, datasetId, async (tx, dataset) => {
-    const present = new Set(await q.findMemberTraceIds(tx, dataset.id, { traceIds: ids.filter(isUuid) }));
+    const present = new Set(await q.findMemberTraceIds(tx, organizationId, dataset.id, { traceIds: ids.filter(isUuid) }));
     const removedTraceIds = ids.filter((id) => present.has(id));
-    if (removedTraceIds.length > 0) await q.deleteMembers(tx, dataset.id, removedTraceIds);
+    if (removedTraceIds.length > 0) await q.deleteMembers(tx, organizationId, dataset.id, removedTraceIds);
     return {
       changed: removedTraceIds.length > 0,
       result: { removedTraceIds, notPresentTraceIds: ids.filter((id) => !present.has(id)) },
@@ -75,9 +75,9 @@ export function addDatasetGraders(db: Database, organizationId: string, datasetI
   return withLockedDataset(db, organizationId, datasetId, async (tx, dataset) => {
     const uuids = ids.filter(isUuid);
     const assignable = await q.findAssignableGraderIds(tx, organizationId, dataset.traceFunctionKey, uuids);
-    const assigned = new Set(await q.findAssignedGraderIds(tx, dataset.id, uuids));
+    const assigned = new Set(await q.findAssignedGraderIds(tx, organizationId, dataset.id, uuids));
     const addedGraderIds = ids.filter((id) => assignable.has(id) && !assigned.has(id));
-    if (addedGraderIds.length > 0) await q.insertGraderAssignments(tx, dataset.id, addedGraderIds);
+    if (addedGraderIds.length > 0) await q.insertGraderAssignments(tx, organizationId, dataset.id, addedGraderIds);
     return {
       changed: addedGraderIds.length > 0,
       result: {
@@ -92,9 +92,9 @@ export function addDatasetGraders(db: Database, organizationId: string, datasetI
 export function removeDatasetGraders(db: Database, organizationId: string, datasetId: string, graderIds: string[]) {
   const ids = normaliseIds(graderIds);
   return withLockedDataset(db, organizationId, datasetId, async (tx, dataset) => {
-    const assigned = new Set(await q.findAssignedGraderIds(tx, dataset.id, ids.filter(isUuid)));
+    const assigned = new Set(await q.findAssignedGraderIds(tx, organizationId, dataset.id, ids.filter(isUuid)));
     const removedGraderIds = ids.filter((id) => assigned.has(id));
-    if (removedGraderIds.length > 0) await q.deleteGraderAssignments(tx, dataset.id, removedGraderIds);
+    if (removedGraderIds.length > 0) await q.deleteGraderAssignments(tx, organizationId, dataset.id, removedGraderIds);
     return {
       changed: removedGraderIds.length > 0,
       result: { removedGraderIds, notAssignedGraderIds: ids.filter((id) => !assigned.has(id)) },
@@ -115,11 +115,11 @@ export async function findDatasetTraceIds(
   if (!isUuid(datasetId) || !(await q.datasetExists(db, organizationId, datasetId))) throw notFound("Dataset");
   datasetId = datasetId.toLowerCase();
   if (query.limit === undefined && query.cursor === undefined) {
-    return { datasetId, traceIds: await q.findMemberTraceIds(db, datasetId, {}) };
+    return { datasetId, traceIds: await q.findMemberTraceIds(db, organizationId, datasetId, {}) };
   }
   const limit = query.limit ?? DEFAULT_PAGE;
   const after = query.cursor ? decodeCursor(query.cursor, isTraceKey).t : undefined;
-  const rows = await q.findMemberTraceIds(db, datasetId, { after, limit: limit + 1 });
+  const rows = await q.findMemberTraceIds(db, organizationId, datasetId, { after, limit: limit + 1 });
   const hasMore = rows.length > limit;
   const traceIds = rows.slice(0, limit);
   return { datasetId, traceIds, nextCursor: hasMore ? encodeCursor({ t: traceIds.at(-1) }) : null, hasMore };
@@ -132,7 +132,7 @@ function isTraceKey(v: unknown): v is { t: string } {
 /** Grader ids assigned to a dataset (for replay and re-runs); [] for a dataset of another organization. */
 export async function findDatasetGraderIds(db: Database, organizationId: string, datasetId: string): Promise<string[]> {
   if (!isUuid(datasetId) || !(await q.datasetExists(db, organizationId, datasetId))) return [];
-  return q.findAssignedGraderIds(db, datasetId);
+  return q.findAssignedGraderIds(db, organizationId, datasetId);
 }
 
 /** A page of member trace ids, most recently added first, with the total (the console's dataset page). */

@@ -57,7 +57,7 @@ export function selectDatasetRows(
   return db.sql.query<DatasetRow>(sql`
     SELECT d.id, d.trace_function_key AS "traceFunctionKey", d.name, d.description,
            d.created_at AS "createdAt", d.updated_at AS "updatedAt", d.updated_at::text AS "sortKey",
-           (SELECT count(*) FROM dataset_traces t WHERE t.dataset_id = d.id)::int AS "traceCount"
+           (SELECT count(*) FROM dataset_traces t WHERE t.organization_id = d.organization_id AND t.dataset_id = d.id)::int AS "traceCount"
     FROM datasets d
     WHERE d.organization_id = ${f.organizationId}::uuid ${byId} ${byKey} ${after}
     ORDER BY d.updated_at DESC, d.id ASC
@@ -67,7 +67,7 @@ export function selectDatasetRows(
 /** Graders assigned to the given datasets, by name. */
 export function findAssignedGraders(db: DbClient, organizationId: string, datasetIds: string[]) {
   return db.prisma.datasetGrader.findMany({
-    where: { datasetId: { in: datasetIds }, grader: { organizationId } },
+    where: { organizationId, datasetId: { in: datasetIds } },
     select: { datasetId: true, grader: { select: { id: true, name: true } } },
     orderBy: [{ grader: { name: "asc" } }, { graderId: "asc" }],
   });
@@ -85,17 +85,17 @@ export async function lockDataset(
   return rows[0];
 }
 
-export function touchDataset(db: DbClient, id: string) {
-  return db.sql.query(sql`UPDATE datasets SET updated_at = now() WHERE id = ${id}::uuid`);
+export function touchDataset(db: DbClient, organizationId: string, id: string) {
+  return db.sql.query(sql`UPDATE datasets SET updated_at = now() WHERE organization_id = ${organizationId}::uuid AND id = ${id}::uuid`);
 }
 
 export async function datasetExists(db: DbClient, organizationId: string, id: string): Promise<boolean> {
   return (await db.prisma.dataset.count({ where: { organizationId, id } })) > 0;
 }
 
-export async function findMemberTraceIds(db: DbClient, datasetId: string, f: { traceIds?: string[]; after?: string; limit?: number }) {
+export async function findMemberTraceIds(db: DbClient, organizationId: string, datasetId: string, f: { traceIds?: string[]; after?: string; limit?: number }) {
   const rows = await db.prisma.datasetTrace.findMany({
-    where: { datasetId, traceId: { ...(f.traceIds ? { in: f.traceIds } : {}), ...(f.after ? { gt: f.after } : {}) } },
+    where: { organizationId, datasetId, traceId: { ...(f.traceIds ? { in: f.traceIds } : {}), ...(f.after ? { gt: f.after } : {}) } },
     select: { traceId: true },
     orderBy: { traceId: "asc" },
     ...(f.limit !== undefined ? { take: f.limit } : {}),
@@ -116,8 +116,8 @@ export function insertMembers(db: DbClient, organizationId: string, datasetId: s
   return db.prisma.datasetTrace.createMany({ data: traceIds.map((traceId) => ({ datasetId, organizationId, traceId })) });
 }
 
-export function deleteMembers(db: DbClient, datasetId: string, traceIds: string[]) {
-  return db.prisma.datasetTrace.deleteMany({ where: { datasetId, traceId: { in: traceIds } } });
+export function deleteMembers(db: DbClient, organizationId: string, datasetId: string, traceIds: string[]) {
+  return db.prisma.datasetTrace.deleteMany({ where: { organizationId, datasetId, traceId: { in: traceIds } } });
 }
 
 /** Active graders among `ids` of the organization and trace function (only these may be assigned). */
@@ -129,21 +129,21 @@ export async function findAssignableGraderIds(db: DbClient, organizationId: stri
   return new Set(rows.map((r) => r.id));
 }
 
-export async function findAssignedGraderIds(db: DbClient, datasetId: string, ids?: string[]) {
+export async function findAssignedGraderIds(db: DbClient, organizationId: string, datasetId: string, ids?: string[]) {
   const rows = await db.prisma.datasetGrader.findMany({
-    where: { datasetId, ...(ids ? { graderId: { in: ids } } : {}) },
+    where: { organizationId, datasetId, ...(ids ? { graderId: { in: ids } } : {}) },
     select: { graderId: true },
     orderBy: { graderId: "asc" },
   });
   return rows.map((r) => r.graderId);
 }
 
-export function insertGraderAssignments(db: DbClient, datasetId: string, graderIds: string[]) {
-  return db.prisma.datasetGrader.createMany({ data: graderIds.map((graderId) => ({ datasetId, graderId })) });
+export function insertGraderAssignments(db: DbClient, organizationId: string, datasetId: string, graderIds: string[]) {
+  return db.prisma.datasetGrader.createMany({ data: graderIds.map((graderId) => ({ organizationId, datasetId, graderId })) });
 }
 
-export function deleteGraderAssignments(db: DbClient, datasetId: string, graderIds: string[]) {
-  return db.prisma.datasetGrader.deleteMany({ where: { datasetId, graderId: { in: graderIds } } });
+export function deleteGraderAssignments(db: DbClient, organizationId: string, datasetId: string, graderIds: string[]) {
+  return db.prisma.datasetGrader.deleteMany({ where: { organizationId, datasetId, graderId: { in: graderIds } } });
 }
 
 

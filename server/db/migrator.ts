@@ -8,7 +8,7 @@ import { sql } from "./sql.ts";
 import type { SqlDatabase } from "./sql.ts";
 
 /** Arbitrary constant: "REPRISE" in ASCII, used for pg_advisory_xact_lock. */
-const MIGRATION_LOCK_ID = 0x5245505249;
+export const MIGRATION_LOCK_ID = 0x5245505249;
 
 export interface Migration {
   name: string;

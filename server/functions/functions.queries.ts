@@ -26,18 +26,18 @@ export async function lockFunctionByName(db: DbClient, organizationId: string, n
   return row.id;
 }
 
-export async function selectLatestVersion(db: DbClient, functionId: string): Promise<VersionRow | undefined> {
+export async function selectLatestVersion(db: DbClient, organizationId: string, functionId: string): Promise<VersionRow | undefined> {
   const [row] = await db.sql.query<VersionRow>(sql`
     SELECT id::text AS id, version_number, prompt, providers FROM function_versions
-    WHERE function_id = ${functionId}::uuid ORDER BY version_number DESC LIMIT 1`);
+    WHERE organization_id = ${organizationId}::uuid AND function_id = ${functionId}::uuid ORDER BY version_number DESC LIMIT 1`);
   return row;
 }
 
-export async function insertVersion(db: DbClient, v: { id: string; functionId: string; versionNumber: number; prompt: string; providers: string }) {
+export async function insertVersion(db: DbClient, organizationId: string, v: { id: string; functionId: string; versionNumber: number; prompt: string; providers: string }) {
   await db.sql.query(sql`
-    INSERT INTO function_versions (id, function_id, version_number, prompt, providers)
-    VALUES (${v.id}::uuid, ${v.functionId}::uuid, ${v.versionNumber}, ${v.prompt}, ${v.providers}::jsonb)`);
-  await db.sql.query(sql`UPDATE functions SET updated_at = now() WHERE id = ${v.functionId}::uuid`);
+    INSERT INTO function_versions (id, organization_id, function_id, version_number, prompt, providers)
+    VALUES (${v.id}::uuid, ${organizationId}::uuid, ${v.functionId}::uuid, ${v.versionNumber}, ${v.prompt}, ${v.providers}::jsonb)`);
+  await db.sql.query(sql`UPDATE functions SET updated_at = now() WHERE organization_id = ${organizationId}::uuid AND id = ${v.functionId}::uuid`);
 }
 
 const latestVersionSelect = {

@@ -14,13 +14,13 @@ export async function createFunction(db: Database, organizationId: string, input
   return db.transaction(async (tx) => {
     const created = await q.insertFunctionIfMissing(tx, organizationId, newId(), input.name);
     const functionId = await q.lockFunctionByName(tx, organizationId, input.name);
-    const latest = await q.selectLatestVersion(tx, functionId);
+    const latest = await q.selectLatestVersion(tx, organizationId, functionId);
     const providers = input.providers ?? (Array.isArray(latest?.providers) ? latest.providers : []);
     const changed = !latest || latest.prompt !== input.prompt || stableJson(latest.providers) !== stableJson(providers);
     let version = latest;
     if (changed) {
       version = { id: newId(), version_number: (latest?.version_number ?? 0) + 1, prompt: input.prompt, providers };
-      await q.insertVersion(tx, { id: version.id, functionId, versionNumber: version.version_number, prompt: input.prompt, providers: JSON.stringify(providers) });
+      await q.insertVersion(tx, organizationId, { id: version.id, functionId, versionNumber: version.version_number, prompt: input.prompt, providers: JSON.stringify(providers) });
     }
     const v = version!;
     return {

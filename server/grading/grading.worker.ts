@@ -19,14 +19,14 @@ import { startLiveDispatcher } from "./live.ts";
  */
 export async function runGradingJob(db: Database, job: TGradingJob, judge?: JudgeOptions): Promise<void> {
   const { organizationId, traceId, graderId, runId } = job;
-  if (runId && !(await markRerunRunning(db, runId))) return; // the run ended (errored): nothing to do
-  if (runId && (await isRerunItemDone(db, { runId, traceId, graderId }))) return;
+  if (runId && !(await markRerunRunning(db, organizationId, runId))) return; // the run ended (errored): nothing to do
+  if (runId && (await isRerunItemDone(db, { organizationId, runId, traceId, graderId }))) return;
   const [trace, [grader]] = await Promise.all([findGradingTrace(db, organizationId, traceId), findGraderRowsByIds(db, organizationId, [graderId])]);
   const skip = whyNotGradable(trace) ?? (grader ? null : "the grader no longer exists");
   const verdict = skip ? null : await evaluateGrader(grader!, await findGradingSpans(db, organizationId, traceId), judge);
   if (skip) logger.debug("grading skipped", { organizationId, traceId, graderId, reason: skip });
   await db.transaction(async (tx) => {
-    if (runId && !(await recordRerunItemDone(tx, { runId, traceId, graderId, graded: verdict !== null }))) return;
+    if (runId && !(await recordRerunItemDone(tx, { organizationId, runId, traceId, graderId, graded: verdict !== null }))) return;
     if (verdict) await upsertGraderLabel(tx, newId(), { organizationId, traceId, graderId, graderVersion: grader!.version, verdict, source: "live_grader", evaluatedAt: new Date() });
   });
 }
@@ -56,7 +56,7 @@ export async function workGrading(db: Database, worker: JobWorker, options: Grad
   await worker.work(GRADING_QUEUE, handler, work);
   await worker.work<TGradingJob>(GRADING_DEAD_QUEUE, async (job) => {
     logger.error("grading failed after every retry", { ...job.data });
-    if (job.data.runId) await markRerunErrored(db, job.data.runId, `Grading trace ${job.data.traceId} with grader ${job.data.graderId} failed after every retry.`);
+    if (job.data.runId) await markRerunErrored(db, job.data.organizationId, job.data.runId, `Grading trace ${job.data.traceId} with grader ${job.data.graderId} failed after every retry.`);
   });
   const live = startLiveDispatcher(db, { intervalMs: options.pollIntervalMs ?? 1000, onJobs: () => worker.wake(GRADING_QUEUE) });
   return () => live.stop();

@@ -310,7 +310,7 @@ describe("ingestion over REST", () => {
       const res = await call(postFunctionTrace, { apiKey: org.apiKey, body, params: { functionId } });
       expect(res.status).toBe(200);
       const { id } = ZFunctionTraceResponse.parse(res.body);
-      const row = await db().prisma.functionExecution.findUnique({ where: { id } });
+      const row = await db().prisma.functionExecution.findFirst({ where: { id } });
       expect(row).toMatchObject({ organizationId: org.organizationId, functionId, result: '{"answer":4}', inputs: { q: "2+2" }, source: "typescript-sdk" });
     });
 

@@ -156,13 +156,13 @@ describe("a replay run", () => {
     expect(orig.spans[0].children.map((c) => c.name)).toEqual(["plan", "search", "secret-failed"]);
     expect(orig.spans[0].children[1].children[0]).toMatchObject({ name: "fetch", tokens: { input: 5, output: 1, cached: 3, total: 6 } });
 
-    const row = await db().prisma.experiment.findUniqueOrThrow({ where: { id: runId } });
+    const row = await db().prisma.experiment.findFirstOrThrow({ where: { id: runId } });
     expect(row.status).toBe("completed");
     expect(row.completedAt).not.toBeNull();
 
     const second = await complete({ testRunId: runId });
     expect(second.body).toEqual(body);
-    const again = await db().prisma.experiment.findUniqueOrThrow({ where: { id: runId } });
+    const again = await db().prisma.experiment.findFirstOrThrow({ where: { id: runId } });
     expect(again.completedAt).toEqual(row.completedAt);
     expect((await status({ testRunId: runId })).body.status).toBe("completed");
   });
@@ -183,7 +183,7 @@ describe("a replay run", () => {
     expect((await status({})).status).toBe(400);
     expect((await complete({ testRunId: runId, experimentId: newId() })).status).toBe(400);
     expect((await status({ testRunId: runId, expectedSpanCounts: { a: -1 } })).status).toBe(400);
-    const row = await db().prisma.experiment.findUniqueOrThrow({ where: { id: runId } });
+    const row = await db().prisma.experiment.findFirstOrThrow({ where: { id: runId } });
     expect(row.status).toBe("completed");
   });
 

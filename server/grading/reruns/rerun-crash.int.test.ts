@@ -78,7 +78,7 @@ describe("a re-run survives a killed server", () => {
     const grader = (await createGrader(db, org.organizationId, { userId: null, via: "rest" }, ZSaveGraderBody.parse({ traceFunctionKey: "fn", name: "judge", kind: "llm_judge", live: false, config: { model: "m", instructions: "ok?" } }))).grader.id;
     const datasetId = newId();
     await db.prisma.dataset.create({ data: { id: datasetId, organizationId: org.organizationId, traceFunctionKey: "fn", name: "crash" } });
-    await db.prisma.datasetGrader.create({ data: { datasetId, graderId: grader } });
+    await db.prisma.datasetGrader.create({ data: { organizationId: org.organizationId, datasetId, graderId: grader } });
     for (let i = 0; i < 50; i++) {
       const t = await createTrace(db, org.organizationId, { traceFunctionKey: "fn" });
       await createSpan(db, org.organizationId, t.id, { name: "root", output: `summary of ${t.id}` });

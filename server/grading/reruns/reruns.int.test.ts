@@ -61,7 +61,7 @@ describe("dataset grader re-runs", () => {
       await createSpan(db(), organizationId, t.id, { name: "root", output: "summary" });
       await db().prisma.datasetTrace.create({ data: { datasetId: id, organizationId, traceId: t.id } });
     }
-    for (const graderId of graderIds) await db().prisma.datasetGrader.create({ data: { datasetId: id, graderId } });
+    for (const graderId of graderIds) await db().prisma.datasetGrader.create({ data: { organizationId, datasetId: id, graderId } });
     return id;
   }
   const post = (id: string, body?: unknown, apiKey = org.apiKey) =>

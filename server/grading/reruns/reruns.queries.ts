@@ -49,7 +49,7 @@ export async function insertRerunIfNoneActive(db: DbClient, r: { id: string; org
   const [row] = await db.sql.query<RerunRow>(sql`
     INSERT INTO grader_reruns (id, organization_id, ${column}, grader_ids, status)
     VALUES (${r.id}::uuid, ${r.organizationId}::uuid, ${r.subject.id}::uuid, ${JSON.stringify(r.graderIds)}::jsonb, 'pending')
-    ON CONFLICT (${column}) WHERE status IN ('pending', 'running') DO NOTHING
+    ON CONFLICT (organization_id, ${column}) WHERE status IN ('pending', 'running') DO NOTHING
     RETURNING ${COLUMNS}`);
   return row ?? null;
 }
@@ -84,15 +84,15 @@ export async function insertRerunItems(db: DbClient, run: { id: string; organiza
       traces_graded = CASE WHEN ${done} THEN 0 ELSE traces_graded END,
       graders_run = CASE WHEN ${done} THEN jsonb_array_length(grader_ids) ELSE graders_run END,
       finished_at = CASE WHEN ${done} THEN now() ELSE finished_at END, updated_at = now()
-    WHERE id = ${run.id}::uuid`);
+    WHERE organization_id = ${run.organizationId}::uuid AND id = ${run.id}::uuid`);
   return traces.map((t) => t.traceId);
 }
 
-export async function markRerunRunning(db: DbClient, runId: string): Promise<boolean> {
+export async function markRerunRunning(db: DbClient, organizationId: string, runId: string): Promise<boolean> {
   const rows = await db.sql.query<{ status: string }>(sql`
     UPDATE grader_reruns SET status = CASE WHEN status = 'pending' THEN 'running' ELSE status END,
       updated_at = CASE WHEN status = 'pending' THEN now() ELSE updated_at END
-    WHERE id = ${runId}::uuid RETURNING status`);
+    WHERE organization_id = ${organizationId}::uuid AND id = ${runId}::uuid RETURNING status`);
   return rows[0]?.status === "running";
 }
 
@@ -102,17 +102,20 @@ export async function markRerunRunning(db: DbClient, runId: string): Promise<boo
  * done (a retried job) changes nothing and returns false (the caller then writes no label). The run
  * completes when its last trace is done.
  */
-export async function recordRerunItemDone(db: DbClient, item: { runId: string; traceId: string; graderId: string; graded: boolean }): Promise<boolean> {
-  const [run] = await db.sql.query<{ status: string }>(sql`SELECT status FROM grader_reruns WHERE id = ${item.runId}::uuid FOR UPDATE`);
+export async function recordRerunItemDone(db: DbClient, item: { organizationId: string; runId: string; traceId: string; graderId: string; graded: boolean }): Promise<boolean> {
+  const [run] = await db.sql.query<{ status: string }>(sql`
+    SELECT status FROM grader_reruns WHERE organization_id = ${item.organizationId}::uuid AND id = ${item.runId}::uuid FOR UPDATE`);
   if (!run || (run.status !== "pending" && run.status !== "running")) return false;
   const marked = await db.sql.query(sql`
     UPDATE grader_rerun_items SET done_at = now(), graded = ${item.graded}
-    WHERE run_id = ${item.runId}::uuid AND trace_id = ${item.traceId}::uuid AND grader_id = ${item.graderId}::uuid AND done_at IS NULL
+    WHERE organization_id = ${item.organizationId}::uuid AND run_id = ${item.runId}::uuid AND trace_id = ${item.traceId}::uuid
+      AND grader_id = ${item.graderId}::uuid AND done_at IS NULL
     RETURNING run_id`);
   if (marked.length === 0) return false;
   const [trace] = await db.sql.query<{ allDone: boolean; anyGraded: boolean }>(sql`
     SELECT bool_and(done_at IS NOT NULL) AS "allDone", bool_or(COALESCE(graded, false)) AS "anyGraded"
-    FROM grader_rerun_items WHERE run_id = ${item.runId}::uuid AND trace_id = ${item.traceId}::uuid`);
+    FROM grader_rerun_items
+    WHERE organization_id = ${item.organizationId}::uuid AND run_id = ${item.runId}::uuid AND trace_id = ${item.traceId}::uuid`);
   if (!trace?.allDone) return true;
   await db.sql.query(sql`
     UPDATE grader_reruns SET
@@ -122,21 +125,21 @@ export async function recordRerunItemDone(db: DbClient, item: { runId: string; t
       graders_run = CASE WHEN completed_traces + 1 >= total_traces THEN jsonb_array_length(grader_ids) ELSE graders_run END,
       finished_at = CASE WHEN completed_traces + 1 >= total_traces THEN now() ELSE finished_at END,
       updated_at = now()
-    WHERE id = ${item.runId}::uuid`);
+    WHERE organization_id = ${item.organizationId}::uuid AND id = ${item.runId}::uuid`);
   return true;
 }
 
-export async function isRerunItemDone(db: DbClient, item: { runId: string; traceId: string; graderId: string }): Promise<boolean> {
+export async function isRerunItemDone(db: DbClient, item: { organizationId: string; runId: string; traceId: string; graderId: string }): Promise<boolean> {
   const rows = await db.sql.query(sql`
     SELECT 1 FROM grader_rerun_items
-    WHERE run_id = ${item.runId}::uuid AND trace_id = ${item.traceId}::uuid AND grader_id = ${item.graderId}::uuid AND done_at IS NOT NULL`);
+    WHERE organization_id = ${item.organizationId}::uuid AND run_id = ${item.runId}::uuid AND trace_id = ${item.traceId}::uuid AND grader_id = ${item.graderId}::uuid AND done_at IS NOT NULL`);
   return rows.length > 0;
 }
 
-export async function markRerunErrored(db: DbClient, runId: string, error: string): Promise<void> {
+export async function markRerunErrored(db: DbClient, organizationId: string, runId: string, error: string): Promise<void> {
   await db.sql.query(sql`
     UPDATE grader_reruns SET status = 'errored', error = ${error}, finished_at = now(), updated_at = now()
-    WHERE id = ${runId}::uuid AND status IN ('pending', 'running')`);
+    WHERE organization_id = ${organizationId}::uuid AND id = ${runId}::uuid AND status IN ('pending', 'running')`);
 }
 
 /** The dataset with its assigned graders (their status and organization), or null. */

@@ -46,7 +46,7 @@ export async function insertExperiment(tx: DbClient, e: NewExperiment, originalT
     select: { id: true },
   });
   await tx.prisma.experimentItem.createMany({
-    data: originalTraceIds.map((originalTraceId, position) => ({ experimentId: e.id, originalTraceId, position })),
+    data: originalTraceIds.map((originalTraceId, position) => ({ organizationId: e.organizationId, experimentId: e.id, originalTraceId, position })),
   });
 }
 

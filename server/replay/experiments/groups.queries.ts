@@ -10,12 +10,19 @@ export function selectGroup(db: DbClient, organizationId: string, id: string) {
 }
 export type TGroupRow = NonNullable<Awaited<ReturnType<typeof selectGroup>>>;
 
-/** Creates the group unless the id exists; returns the organization that owns the id. */
+/**
+ * Creates the group unless the id exists; returns the organization that owns the id. Groups are keyed by
+ * (organization, id), so an id another organization holds is looked up first (the only query of groups across
+ * organizations, at replay start with a client-made id) and the caller treats it as foreign.
+ */
 export async function ensureGroup(db: DbClient, organizationId: string, id: string, fields: { name?: string | null; notes?: string | null } = {}) {
+  const [owner] = await db.sql.query<{ organizationId: string }>(sql`
+    SELECT organization_id::text AS "organizationId" FROM experiment_groups WHERE id = ${id}::uuid
+    ORDER BY organization_id = ${organizationId}::uuid DESC LIMIT 1`);
+  if (owner) return owner.organizationId;
   await db.sql.query(sql`INSERT INTO experiment_groups (id, organization_id, name, notes)
-    VALUES (${id}::uuid, ${organizationId}::uuid, ${fields.name ?? null}, ${fields.notes ?? null}) ON CONFLICT (id) DO NOTHING`);
-  const [row] = await db.sql.query<{ organizationId: string }>(sql`SELECT organization_id::text AS "organizationId" FROM experiment_groups WHERE id = ${id}::uuid`);
-  return row?.organizationId ?? null;
+    VALUES (${id}::uuid, ${organizationId}::uuid, ${fields.name ?? null}, ${fields.notes ?? null}) ON CONFLICT (organization_id, id) DO NOTHING`);
+  return organizationId;
 }
 
 export async function updateGroup(db: DbClient, organizationId: string, id: string, data: { name?: string | null; notes?: string | null; graderIds?: string[] }) {

@@ -114,7 +114,7 @@ describe("replay/start", () => {
       dbBranchLeaseError: { code: "seeded_trace" },
     });
 
-    const stored = await db().prisma.experiment.findUniqueOrThrow({ where: { id: runId }, include: { items: { orderBy: { position: "asc" } } } });
+    const stored = await db().prisma.experiment.findFirstOrThrow({ where: { id: runId }, include: { items: { orderBy: { position: "asc" } } } });
     expect(stored).toMatchObject({
       organizationId: org.organizationId, name: "run 1", traceFunctionKey: fn, status: "pending", attempts: 2, judgeAssertions: true,
       createdByUserId: org.userId, plannedTraceCount: 4, metadata: { team: "a" }, selection: { traceIds: [id, seeded] },
@@ -138,13 +138,13 @@ describe("replay/start", () => {
     const dsA = await dataset(fn, [t1, t2, dropped], [g1]);
     const dsB = await dataset(fn, [t2, t3], [g1, g2]);
     await db().prisma.trace.update({ where: { organizationId_id: { organizationId: org.organizationId, id: dropped } }, data: { dropped: true } });
-    await db().prisma.grader.update({ where: { id: g2 }, data: { status: "archived" } });
+    await db().prisma.grader.updateMany({ where: { id: g2 }, data: { status: "archived" } });
 
     const res = await start({ traceFunctionKey: fn, datasetId: dsA, datasetIds: [dsB, dsA], graderIds: [gDirect] });
     expect(res.status).toBe(200);
     const expected = [dsA, dsB].flatMap((ds) => (ds === dsA ? [t1, t2].sort() : [t2, t3].sort()));
     expect(res.body.items.map((i: { originalTraceId: string }) => i.originalTraceId)).toEqual([...new Set(expected)]);
-    const stored = await db().prisma.experiment.findUniqueOrThrow({ where: { id: res.body.testRunId as string } });
+    const stored = await db().prisma.experiment.findFirstOrThrow({ where: { id: res.body.testRunId as string } });
     expect(stored.datasetIds).toEqual([dsA, dsB]);
     expect([...(stored.graderIds as string[])].sort()).toEqual([g1, gDirect].sort());
   });

@@ -152,7 +152,7 @@ describe("console dataset and grader procedures", () => {
     // The run finishes (as the grading worker leaves it): no run is active any more, the page still shows it.
     await db().prisma.graderRerunItem.updateMany({ where: { runId: started.run.id }, data: { graded: true, doneAt: new Date() } });
     await db().prisma.graderLabel.create({ data: { id: crypto.randomUUID(), organizationId: org.organizationId, traceId, graderId: grader.id, label: false, labelReason: "an error span", source: "live_grader" } });
-    await db().prisma.graderRerun.update({ where: { id: started.run.id }, data: { status: "completed", tracesGraded: 1, gradersRun: 1 } });
+    await db().prisma.graderRerun.updateMany({ where: { id: started.run.id }, data: { status: "completed", tracesGraded: 1, gradersRun: 1 } });
     const after = await caller.datasets.rerun({ id: dataset.id });
     expect(after.run).toMatchObject({ id: started.run.id, status: "completed" });
     expect(after.results[0]!.graders).toEqual([{ graderId: grader.id, graderName: "results grader", graded: true, label: false, reason: "an error span" }]);
