@@ -16,7 +16,7 @@ import { toAppError } from "../server/http/responses.ts";
 import { spanPayload } from "../server/ingest/testing/payloads.ts";
 import * as listDatasetsRoute from "../app/api/sdk/datasets/route.ts";
 import * as externalSpansRoute from "../app/api/sdk/externalSpans/route.ts";
-import * as otlpRoute from "../app/v1/traces/route.ts";
+import { postNativeTraces } from "../server/ingest/native/native.http.ts";
 import { createTestOrg, useTestDatabase } from "./harness.ts";
 
 type Handler = ((request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>) & {
@@ -213,7 +213,7 @@ describe("every route refuses bad input with a JSON 4xx and writes nothing", () 
     const doors: Array<[string, Handler, Buffer, string]> = [
       ["/api/sdk/datasets", listDatasetsRoute.POST as Handler, withBadBytes('{"traceFunctionKey": "answer", "name": "badBADutf8"}'), "name"],
       ["/api/sdk/externalSpans", externalSpansRoute.POST as Handler, withBadBytes(JSON.stringify(spanPayload({ traceId: randomUUID(), output: { text: "BAD" } }))), "rawSpan.span_data.output.text"],
-      ["/v1/traces", otlpRoute.POST as Handler, withBadBytes('{"resourceSpans": [{"resource": {"attributes": [{"key": "service.name", "value": {"stringValue": "sBAD"}}]}}]}'), "resourceSpans.0.resource.attributes.0.value.stringValue"],
+      ["/v1/traces", routeMethods({ POST: postNativeTraces }).POST as Handler, withBadBytes('{"resourceSpans": [{"resource": {"attributes": [{"key": "service.name", "value": {"stringValue": "sBAD"}}]}}]}'), "resourceSpans.0.resource.attributes.0.value.stringValue"],
     ];
     const before = await rowCounts();
     for (const [path, handler, body, field] of doors) {
