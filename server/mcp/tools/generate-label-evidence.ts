@@ -1,4 +1,4 @@
-import { generateLabelEvidence } from "../../review/generation.service.ts";
+import { generateLabelEvidence } from "../../drafts/generation.service.ts";
 import { zId } from "../args.ts";
 import { defineTool, toolError } from "../tool.ts";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { generateTraceAssertions } from "../../review/generation.service.ts";
+import { generateTraceAssertions } from "../../drafts/generation.service.ts";
 import { fromJsonText, zBool, zId, zText } from "../args.ts";
 import { renderSavedAssertions } from "../render/assertions.ts";
 import { defineTool, toolError } from "../tool.ts";

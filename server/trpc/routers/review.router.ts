@@ -4,7 +4,7 @@ import { z } from "zod";
 import { ZApprovalState, ZSaveAssertion } from "../../assertions/assertions.schemas.ts";
 import { getTraceAssertions, reviewAssertions, saveAssertions } from "../../assertions/assertions.service.ts";
 import { findAssertionCategories } from "../../assertions/categories/categories.service.ts";
-import { findReviewQueue } from "../../assertions/review/review-queue.service.ts";
+import { findReviewQueue } from "../../review/review-queue.service.ts";
 import { findOrganizationMembers } from "../../auth/account.service.ts";
 import { notFound } from "../../errors.ts";
 import { getAssertionContext } from "../../review/assertion-context.service.ts";

@@ -1,10 +1,10 @@
 // The console's review queue (docs/api/assertions.md, "Review"): pending assertions, oldest first, each with
 // its trace, filtered by trace function, category and assignee (an email, or "unassigned").
-import type { Database } from "../../db/client.ts";
-import { AppError } from "../../errors.ts";
-import * as aq from "../assertions.queries.ts";
-import { toAssertionResponses } from "../assertions.service.ts";
-import { selectAssertionTraces } from "../recent/recent-assertions.queries.ts";
+import type { Database } from "../db/client.ts";
+import { AppError } from "../errors.ts";
+import * as aq from "../assertions/assertions.queries.ts";
+import { toAssertionResponses } from "../assertions/assertions.service.ts";
+import { selectAssertionTraces } from "../assertions/recent/recent-assertions.queries.ts";
 import * as q from "./review-queue.queries.ts";
 
 export interface TReviewQueueInput {

@@ -1,8 +1,8 @@
 // The review queue's read: pending active assertions of the organization, oldest first, filtered by the
 // trace's function, the category and the assignee. Raw SQL for the join with traces. Every query filters by
 // organization.
-import type { DbClient } from "../../db/client.ts";
-import { join, sql, type Sql } from "../../db/sql.ts";
+import type { DbClient } from "../db/client.ts";
+import { join, sql, type Sql } from "../db/sql.ts";
 
 export interface ReviewQueueFilter {
   traceFunctionKey?: string;
