@@ -32,6 +32,22 @@ async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>)
   }
 }
 
+/**
+ * Runs `fn` again (up to three times, a second apart) when the coordinator could not reach a worker: with test
+ * files creating and dropping databases on every node at once, a worker's connection is now and then refused
+ * while it is busy ("failure on connection marked as essential").
+ */
+async function withRetries<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (error) {
+      if (attempt >= 3 || !/connection/i.test(String((error as Error).message))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}
+
 function withDatabase(url: string, name: string): string {
   const u = new URL(url);
   u.pathname = `/${name}`;
@@ -73,7 +89,7 @@ export async function createEmptyPostgresDatabase(): Promise<{ url: string; drop
       await c.query("SELECT citus_set_coordinator_host($1, $2)", [coordinator.hostname, Number(coordinator.port || 5432)]);
       for (const worker of workers) {
         const u = new URL(worker);
-        await c.query("SELECT citus_add_node($1, $2)", [u.hostname, Number(u.port || 5432)]);
+        await withRetries(() => c.query("SELECT citus_add_node($1, $2)", [u.hostname, Number(u.port || 5432)]));
       }
     });
   }
