@@ -48,7 +48,7 @@ describe("MCP on the built server", () => {
     expect(await text("add_traces_to_dataset", { datasetId, traceIds: [traceIds[3]] })).toMatch(/^Added 1 trace/);
     expect(await text("add_graders_to_dataset", { datasetId, graderIds: [grader.grader.id] })).toMatch(/^Assigned 1 grader/);
     expect(await text("rerun_graders_on_dataset", { datasetId, waitSeconds: 60 })).toMatch(/: completed\. Graded 1 trace\(s\) with 1 grader\(s\)/);
-    expect(await text("get_grader_labels", { traceIds: [traceIds[3]] })).toContain(`grader no errors (${grader.grader.id}, active): PASS`);
+    expect(await text("get_grader_labels", { traceIds: [traceIds[3]] })).toContain(`grader no errors (${grader.grader.id}, active, version 1): PASS`);
     const dataset = (await (await fetch(`${base}/api/sdk/datasets/${datasetId}`, { headers: { authorization: `Bearer ${apiKey}` } })).json()) as any;
     expect(dataset.dataset).toMatchObject({ traceCount: 1, graders: [{ id: grader.grader.id }] });
     await client.close();
