@@ -1,7 +1,7 @@
 // `npm test`: every suite that needs no network.
 //   0. ESLint: the layers and the feature order of docs/architecture.md, the database-access rule
 //   1. unit + integration tests on embedded PGlite (Vitest)
-//   2. the integration tests again on PostgreSQL when TEST_DATABASE_URL (or DATABASE_URL) is set, and beside it
+//   2. the integration tests again on PostgreSQL when TEST_DATABASE_URL (or DATABASE_URL) is set
 //   2b. the integration tests again on a Citus cluster: TEST_CITUS_URL's, or a local one scripts/citus-cluster.mjs
 //      starts (ports 9701-9703) when this machine's PostgreSQL has Citus installed
 //   3. the SDK's tests (npm workspace sdks/typescript/)
@@ -11,7 +11,7 @@
 // Stops at the first failing stage and exits non-zero; ends with one "N passed, N failed" line.
 import fs from "node:fs";
 import path from "node:path";
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { ensureGenerated } from "./ensure-generated.mjs";
 import { CITUS_INSTALL_HINT, citusInstalled, startCitusCluster } from "./citus-cluster.mjs";
 
@@ -56,36 +56,6 @@ function run(title, command, args, env, reportFile, cwd = root) {
   console.log(`✔ ${title} (${seconds}s)`);
 }
 
-/**
- * Runs stages side by side (each is { title, command, args, env, reportFile }), each one's output kept in a log
- * and printed whole when it ends, then fails as run() does if any failed. The database-bound stages spend most
- * of their time waiting on their servers, so on two cores two of them together take little more than the longer.
- */
-async function runTogether(stages) {
-  console.log(`
-▶ side by side: ${stages.map((s) => s.title).join("; ")}`);
-  const results = await Promise.all(stages.map((stage) => new Promise((resolve) => {
-    const started = Date.now();
-    const child = spawn(stage.command, stage.args, { cwd: root, env: { ...process.env, ...stage.env }, stdio: ["ignore", "pipe", "pipe"] });
-    const chunks = [];
-    child.stdout.on("data", (c) => chunks.push(c));
-    child.stderr.on("data", (c) => chunks.push(c));
-    child.on("close", (status) => {
-      const seconds = ((Date.now() - started) / 1000).toFixed(0);
-      console.log(`\n▶ ${stage.title}\n${Buffer.concat(chunks).toString("utf8")}`);
-      console.log(status === 0 ? `✔ ${stage.title} (${seconds}s)` : `✖ ${stage.title} failed after ${seconds}s`);
-      resolve({ stage, status });
-    });
-  })));
-  for (const { stage } of results) if (stage.reportFile) count(stage.reportFile);
-  const failed = results.find((r) => r.status !== 0);
-  if (failed) {
-    if (totals.failed === 0) totals.failed = 1;
-    summary();
-    process.exit(failed.status ?? 1);
-  }
-}
-
 const vitestArgs = (name) => ["--reporter=default", "--reporter=json", `--outputFile.json=${path.join(reports, `${name}.json`)}`];
 
 ensureGenerated();
@@ -97,16 +67,14 @@ run("lint (ESLint: layers, feature order, database access)", bin("eslint"), ["."
 
 run("unit and integration tests on PGlite", bin("vitest"), ["run", ...vitestArgs("pglite")], noDb, path.join(reports, "pglite.json"));
 
-// The integration suite again on PostgreSQL and on Citus, side by side (runTogether).
-const databaseStages = [];
 if (pgUrl) {
-  databaseStages.push({
-    title: "integration tests on PostgreSQL",
-    command: bin("vitest"),
-    args: ["run", ".int.test.ts", ...vitestArgs("postgres")],
-    env: { ...noDb, TEST_DATABASE_URL: pgUrl, REPRISE_TEST_DB: "postgres" },
-    reportFile: path.join(reports, "postgres.json"),
-  });
+  run(
+    "integration tests on PostgreSQL",
+    bin("vitest"),
+    ["run", ".int.test.ts", ...vitestArgs("postgres")],
+    { ...noDb, TEST_DATABASE_URL: pgUrl, REPRISE_TEST_DB: "postgres" },
+    path.join(reports, "postgres.json"),
+  );
 } else {
   console.log("\n(skipping the PostgreSQL run: set TEST_DATABASE_URL=postgresql://… to include it)");
 }
@@ -116,23 +84,22 @@ if (!citusUrl && citusInstalled()) {
   console.log("\n▶ starting a local Citus cluster (coordinator :9701, workers :9702 :9703)");
   const started = Date.now();
   const cluster = startCitusCluster();
-  // A failing stage exits the process; the cluster goes with it.
+  // run() exits the process on a failing stage; the cluster goes with it.
   process.on("exit", () => cluster.stop());
   console.log(`✔ Citus cluster started (${((Date.now() - started) / 1000).toFixed(0)}s)`);
   citusUrl = cluster.url;
 }
 if (citusUrl) {
-  databaseStages.push({
-    title: "integration tests on Citus (coordinator + workers)",
-    command: bin("vitest"),
-    args: ["run", ".int.test.ts", ...vitestArgs("citus")],
-    env: { ...noDb, TEST_CITUS_URL: citusUrl, REPRISE_TEST_DB: "citus" },
-    reportFile: path.join(reports, "citus.json"),
-  });
+  run(
+    "integration tests on Citus (coordinator + workers)",
+    bin("vitest"),
+    ["run", ".int.test.ts", ...vitestArgs("citus")],
+    { ...noDb, TEST_CITUS_URL: citusUrl, REPRISE_TEST_DB: "citus" },
+    path.join(reports, "citus.json"),
+  );
 } else {
   console.log(`\n(skipping the Citus run: ${CITUS_INSTALL_HINT}, or set TEST_CITUS_URL=postgresql://… to a cluster's coordinator)`);
 }
-if (databaseStages.length > 0) await runTogether(databaseStages);
 
 const sdkPackage = path.join(root, "sdks", "typescript", "package.json");
 if (fs.existsSync(sdkPackage) && JSON.parse(fs.readFileSync(sdkPackage, "utf8")).scripts?.test) {
