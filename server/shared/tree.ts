@@ -51,7 +51,8 @@ function breakCycles<R extends TreeRow>(nodes: Map<string, TreeNode<R>>, roots: 
     while (stack.length) {
       const n = stack.pop()!;
       reached.add(n);
-      stack.push(...n.children);
+      // One at a time: a spread of an agent loop's 100,000 children overflows the call stack.
+      for (const child of n.children) stack.push(child);
     }
     const lost = [...nodes.values()].filter((n) => !reached.has(n));
     if (lost.length === 0) return;
@@ -93,9 +94,14 @@ function find<R extends TreeRow>(nodes: TreeNode<R>[], id: string): TreeNode<R> 
   return undefined;
 }
 
-function sortDeep<R extends TreeRow>(nodes: TreeNode<R>[]): void {
-  nodes.sort((a, b) => compareStart(a.row, b.row));
-  for (const n of nodes) sortDeep(n.children);
+/** Without recursion: a chain of spans can be as deep as the trace is long. */
+function sortDeep<R extends TreeRow>(roots: TreeNode<R>[]): void {
+  const lists = [roots];
+  while (lists.length) {
+    const nodes = lists.pop()!;
+    nodes.sort((a, b) => compareStart(a.row, b.row));
+    for (const n of nodes) if (n.children.length) lists.push(n.children);
+  }
 }
 
 /** Start time (unknown last), then arrival, then id, so equal timestamps still give a stable order. */

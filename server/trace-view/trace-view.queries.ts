@@ -2,7 +2,6 @@
 // and the organization's trace function keys for the list filters. Every query filters by organization.
 import type { DbClient } from "../db/client.ts";
 import { raw, sql, uuidArray, type Sql } from "../db/sql.ts";
-import { fromAggregateJson, SPAN_AGGREGATE_COLUMNS, spanAggregates, type TTraceSpanAggregateRow } from "../traces/traces.queries.ts";
 
 /**
  * A span's columns the waterfall shows (spanTimingSelect plus instrumentation, source and the final flag);
@@ -34,13 +33,17 @@ export interface TWaterfallSpanRow {
 }
 
 /**
+ * Through the driver rather than Prisma, and as one JSON document of arrays rather than a row per span: Prisma
+ * took twice as long as the driver's rows, and on the embedded database turning rows into objects on its thread
+ * and copying them across took twice as long as the document (bench/README.md, "Session 9").
+ *
  * Milliseconds since the epoch, in floating point throughout: extract() computes in numeric, which took a third
  * of a 10,000-span waterfall's 70 ms of JSON building. Truncated to the millisecond first, the product is within
  * a millionth of the integer round() returns (bench/README.md, "Session 10").
  */
 const epochMs = (column: string) => `round(date_part('epoch', date_trunc('milliseconds', ${column})) * 1000)`;
 
-/** A span's JSON array in selectWaterfallSpans: these columns in this order (decoded by toWaterfallRow). */
+/** A span's JSON array in selectWaterfallRows: these columns in this order (decoded by toWaterfallRow). */
 const WATERFALL_COLUMNS = [
   "id", "parent_span_id", "name", "type", epochMs("started_at"), epochMs("ended_at"), epochMs("created_at"), "duration_ms",
   "input_tokens", "output_tokens", "cached_tokens", "total_tokens", "model", "error", "errors", "mocked",
@@ -59,40 +62,76 @@ function toWaterfallRow(values: unknown[]): TWaterfallSpanRow {
   };
 }
 
+/** A span's place in its trace's tree: what ordering the whole tree needs, and nothing it shows (no payloads). */
+export interface TSkeletonRow {
+  id: string;
+  parentSpanId: string | null;
+  startedAt: number | null;
+  endedAt: number | null;
+  durationMs: number | null;
+  createdAt: number;
+}
+
 /**
- * Through the driver rather than Prisma, and as one JSON document of arrays rather than a row per span: an
- * agent loop's trace holds 10,000 spans. Prisma took twice as long as the driver's rows; and on the embedded
- * database, turning 10,000 rows into objects on its thread and copying them across took 250-350 ms where
- * the document took 135-155 ms (bench/README.md, "Session 9").
+ * Every span of one trace as a skeleton row (id, parent and times, about 150 bytes of JSON each), with the
+ * instrumentations its spans were recorded with (instrumentation, source and whether the span is a root, each
+ * combination once) and the trace's stored version: the trace's updated_at, which every span write moves, and
+ * its span count. A 100,000-span trace is ~15 MB of text here, where the whole waterfall's rows were ~60 MB.
  */
-export async function selectWaterfallSpans(db: DbClient, organizationId: string, traceId: string): Promise<TWaterfallSpanRow[]> {
+export async function selectTraceSkeleton(db: DbClient, organizationId: string, traceId: string) {
+  const [found] = await db.sql.query<{ version: string | null; spans: string; instrumentations: string }>(sql`
+    WITH s AS MATERIALIZED (
+      SELECT id, parent_span_id, started_at, ended_at, duration_ms, created_at, instrumentation, source
+      FROM spans WHERE organization_id = ${organizationId}::uuid AND trace_id = ${traceId}::uuid)
+    SELECT (SELECT t.updated_at::text FROM traces t WHERE t.organization_id = ${organizationId}::uuid AND t.id = ${traceId}::uuid)
+        || ' ' || (SELECT count(*) FROM s)::text AS version,
+      (SELECT coalesce(json_agg(json_build_array(${raw(SKELETON_COLUMNS)})), '[]')::text FROM s) AS spans,
+      (SELECT coalesce(json_agg(i), '[]')::text FROM (
+        SELECT DISTINCT instrumentation, source, parent_span_id IS NULL AS root FROM s) i) AS instrumentations`);
+  const spans = (JSON.parse(found?.spans ?? "[]") as unknown[][]).map((v) => {
+    const [id, parentSpanId, startedAt, endedAt, durationMs, createdAt] = v as [string, string | null, number | null, number | null, number | null, number];
+    return { id, parentSpanId, startedAt, endedAt, durationMs, createdAt } satisfies TSkeletonRow;
+  });
+  const instrumentations = JSON.parse(found?.instrumentations ?? "[]") as Array<{ instrumentation: string | null; source: string | null; root: boolean }>;
+  return { version: found?.version ?? null, spans, instrumentations };
+}
+
+const SKELETON_COLUMNS = ["id", "parent_span_id", epochMs("started_at"), epochMs("ended_at"), "duration_ms", epochMs("created_at")].join(", ");
+
+/**
+ * The trace's version alone (selectTraceSkeleton's): its updated_at and span count, from the trace's primary
+ * key and the spans' (organization_id, trace_id, started_at) index. Null when the trace is not stored.
+ */
+export async function selectTraceVersion(db: DbClient, organizationId: string, traceId: string): Promise<string | null> {
+  const [found] = await db.sql.query<{ version: string | null }>(sql`
+    SELECT (SELECT t.updated_at::text FROM traces t WHERE t.organization_id = ${organizationId}::uuid AND t.id = ${traceId}::uuid)
+      || ' ' || (SELECT count(*) FROM spans WHERE organization_id = ${organizationId}::uuid AND trace_id = ${traceId}::uuid)::text AS version`);
+  return found?.version ?? null;
+}
+
+/** The waterfall rows of the given spans of one trace (a window of its tree), by primary key, in no order. */
+export async function selectWaterfallRows(db: DbClient, organizationId: string, traceId: string, spanIds: readonly string[]): Promise<TWaterfallSpanRow[]> {
+  if (spanIds.length === 0) return [];
   const [found] = await db.sql.query<{ spans: string }>(sql`
     SELECT coalesce(json_agg(json_build_array(${raw(WATERFALL_COLUMNS)})), '[]')::text AS spans
-    FROM spans WHERE organization_id = ${organizationId}::uuid AND trace_id = ${traceId}::uuid`);
+    FROM spans WHERE organization_id = ${organizationId}::uuid AND id = ANY(${uuidArray(spanIds)}) AND trace_id = ${traceId}::uuid`);
   return (JSON.parse(found?.spans ?? "[]") as unknown[][]).map(toWaterfallRow);
 }
 
-/** The span columns the waterfall and the trace's metrics read (spanAggregates' and WATERFALL_COLUMNS' sources). */
-const TRACE_SPAN_COLUMNS = [...new Set([
-  ...SPAN_AGGREGATE_COLUMNS, "id", "parent_span_id", "name", "type", "duration_ms", "error", "mocked", "content_off_by_simulation_plan",
-  "instrumentation", "source", "is_final",
-])].join(", ");
+/** Spans of one trace whose name or type contains `pattern` (ILIKE, already escaped), at most `limit`, by id. */
+export function selectSpansMatching(db: DbClient, organizationId: string, traceId: string, pattern: string, limit: number) {
+  return db.sql.query<{ id: string; name: string; type: string }>(sql`
+    SELECT id::text AS id, name, type FROM spans
+    WHERE organization_id = ${organizationId}::uuid AND trace_id = ${traceId}::uuid AND (name ILIKE ${pattern} OR type ILIKE ${pattern})
+    LIMIT ${limit}`);
+}
 
-/**
- * One trace's waterfall rows and its metrics' aggregate rows (aggregateTraceSpans), from one read of its
- * spans. A span row fills a heap page, and the embedded database reads each page it does not hold with a
- * system call: reading a 10,000-span trace twice took ~180 ms more than once (bench/README.md, "Session 10").
- */
-export async function selectTraceSpans(db: DbClient, organizationId: string, traceId: string): Promise<{ spans: TWaterfallSpanRow[]; aggregates: TTraceSpanAggregateRow[] }> {
-  const [found] = await db.sql.query<{ spans: string; aggregates: string }>(sql`
-    WITH s AS MATERIALIZED (
-      SELECT ${raw(TRACE_SPAN_COLUMNS)} FROM spans WHERE organization_id = ${organizationId}::uuid AND trace_id = ${traceId}::uuid)
-    SELECT (SELECT coalesce(json_agg(json_build_array(${raw(WATERFALL_COLUMNS)})), '[]')::text FROM s) AS spans,
-      (SELECT coalesce(json_agg(a), '[]')::text FROM (${spanAggregates(sql`s`)}) a) AS aggregates`);
-  return {
-    spans: (JSON.parse(found?.spans ?? "[]") as unknown[][]).map(toWaterfallRow),
-    aggregates: (JSON.parse(found?.aggregates ?? "[]") as Parameters<typeof fromAggregateJson>[0][]).map(fromAggregateJson),
-  };
+/** Each span name of one trace with how many spans carry it, the earliest-starting first; at most `limit` names. */
+export function selectSpanNameCounts(db: DbClient, organizationId: string, traceId: string, limit: number) {
+  return db.sql.query<{ name: string; count: number }>(sql`
+    SELECT name, count(*)::int AS count FROM spans
+    WHERE organization_id = ${organizationId}::uuid AND trace_id = ${traceId}::uuid
+    GROUP BY name ORDER BY min(started_at) NULLS LAST, min(created_at), name LIMIT ${limit}`);
 }
 
 export async function selectTraceFunctionKeys(db: DbClient, organizationId: string) {

@@ -19,5 +19,19 @@ export type TConsoleTraceListInput = z.output<typeof ZConsoleTraceListInput>;
 export const ZTraceIdInput = z.object({ id: ZUuid });
 export const ZSpanInput = z.object({ traceId: ZUuid, spanId: ZUuid });
 
+/** A window of a trace's waterfall rows in tree order (docs/api/console.md, "Trace page"). */
+export const ZWaterfallInput = z.object({
+  traceId: ZUuid,
+  offset: z.number().int().min(0).default(0),
+  limit: z.number().int().min(1).max(1000).default(500),
+});
+
+/** A search of one trace's spans by name or type (docs/api/console.md, "Trace page"). */
+export const ZWaterfallSearchInput = z.object({
+  traceId: ZUuid,
+  text: zText(200).trim().min(1),
+  limit: z.number().int().min(1).max(100).default(50),
+});
+
 /** The live poll: the traces a page shows (docs/api/console.md, "Live lists and pages"). */
 export const ZTraceChangesInput = z.object({ traceIds: z.array(ZUuid).max(100).default([]) });

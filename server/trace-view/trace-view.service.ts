@@ -1,13 +1,14 @@
 // The trace page's span waterfall: every stored span, content-off ones included and
 // marked (the console shows what the sim plan withheld; the SDK-facing trees leave them out), in the
-// shared tree order (server/shared/tree.ts), with offsets from the trace start for the bars.
+// shared tree order (server/shared/tree.ts), with offsets from the trace start for the bars. Read a window
+// at a time, with a search that names the ancestors to expand, so a 100,000-span trace stays bounded.
 import type { Database } from "../db/client.ts";
 import { outlineErrors, spanTokens } from "../replay/outline/outline.ts";
 import { resolveInstrumentation } from "../shared/instrumentation.ts";
 import { buildForest, type TreeNode } from "../shared/tree.ts";
+import { notFound } from "../errors.ts";
 import * as q from "./trace-view.queries.ts";
-import { getTrace } from "../traces/traces.service.ts";
-import type { TTrace } from "../traces/traces.schemas.ts";
+import { escapeLike, getTrace } from "../traces/traces.service.ts";
 
 export interface TWaterfallSpan {
   id: string;
@@ -27,21 +28,76 @@ export interface TWaterfallSpan {
   childCount: number;
 }
 
-/** Spans in depth-first tree order (children in start order), each with its depth; empty for no spans. */
-export async function findWaterfall(db: Database, organizationId: string, traceId: string): Promise<{ spans: TWaterfallSpan[]; totalMs: number }> {
-  return toWaterfall(await q.selectWaterfallSpans(db, organizationId, traceId));
+/** A waterfall row with its place in the whole tree: what the console needs to page, collapse and jump. */
+export interface TWaterfallRow extends TWaterfallSpan {
+  /** Its position in the whole trace's depth-first order. */
+  index: number;
+  /** How many spans its subtree holds below it: collapsed, the rows index + 1 … index + descendants hide. */
+  descendants: number;
+}
+
+/** One window of a trace's waterfall, with what the whole tree holds. */
+export interface TWaterfallWindow {
+  spans: TWaterfallRow[];
+  /** The trace's span count: the tree's rows. */
+  total: number;
+  totalMs: number;
+  /** The instrumentations its spans were recorded with (docs/otel.md), each once. */
+  instrumentations: string[];
+}
+
+/** The console reads at most this many rows of a waterfall at once (docs/api/console.md, "Trace page"). */
+export const WATERFALL_WINDOW_MAX = 1000;
+
+/**
+ * A trace's tree without its content: the spans' ids in depth-first order (children in start order,
+ * server/shared/tree.ts) with their depths, parents and subtree sizes, the time line's origin and length.
+ * About 100 bytes a span: a 100,000-span trace's is ~10 MB, where its rows with what the waterfall shows
+ * were ~1 GB of the server's memory once parsed, copied and sent whole.
+ */
+interface TreeIndex {
+  version: string;
+  ids: string[];
+  depth: Int32Array;
+  parent: Int32Array;
+  descendants: Int32Array;
+  childCount: Int32Array;
+  position: Map<string, number>;
+  origin: number;
+  totalMs: number;
+  instrumentations: string[];
 }
 
 /**
- * The trace page's trace (getTrace) and its waterfall (findWaterfall), from one read of its spans; another
- * organization's or an unknown id is a 404.
+ * The last few trees read, by organization and trace, each kept while its trace's version (updated_at, which
+ * every span write moves, and its span count) is unchanged: scrolling a 100,000-span tree reads a window of
+ * rows by primary key, not the whole skeleton again.
  */
-export async function getTraceWithWaterfall(db: Database, organizationId: string, traceId: string): Promise<{ trace: TTrace; waterfall: { spans: TWaterfallSpan[]; totalMs: number } }> {
-  const { spans, aggregates } = await q.selectTraceSpans(db, organizationId, traceId);
-  return { trace: await getTrace(db, organizationId, traceId, aggregates), waterfall: toWaterfall(spans) };
+const trees = new Map<string, TreeIndex>();
+const TREES_KEPT = 4;
+
+async function treeIndex(db: Database, organizationId: string, traceId: string): Promise<TreeIndex> {
+  const key = `${organizationId}/${traceId}`;
+  const kept = trees.get(key);
+  if (kept) {
+    const version = await q.selectTraceVersion(db, organizationId, traceId);
+    if (version === null) throw notFound(`Trace ${traceId}`);
+    if (version === kept.version) {
+      trees.delete(key);
+      trees.set(key, kept);
+      return kept;
+    }
+  }
+  const skeleton = await q.selectTraceSkeleton(db, organizationId, traceId);
+  if (skeleton.version === null) throw notFound(`Trace ${traceId}`);
+  const index = toTreeIndex(skeleton.version, skeleton.spans, skeleton.instrumentations);
+  trees.delete(key);
+  trees.set(key, index);
+  while (trees.size > TREES_KEPT) trees.delete(trees.keys().next().value!);
+  return index;
 }
 
-function toWaterfall(rows: q.TWaterfallSpanRow[]): { spans: TWaterfallSpan[]; totalMs: number } {
+function toTreeIndex(version: string, rows: q.TSkeletonRow[], found: Awaited<ReturnType<typeof q.selectTraceSkeleton>>["instrumentations"]): TreeIndex {
   let origin = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
   for (const r of rows) {
@@ -50,25 +106,102 @@ function toWaterfall(rows: q.TWaterfallSpanRow[]): { spans: TWaterfallSpan[]; to
     if (end !== null && end > last) last = end;
   }
   if (origin === Number.POSITIVE_INFINITY) origin = 0;
-  const totalMs = last === Number.NEGATIVE_INFINITY ? 0 : Math.max(0, last - origin);
-  const spans: TWaterfallSpan[] = [];
-  const visit = (node: TreeNode<q.TWaterfallSpanRow>, depth: number) => {
-    spans.push(toWaterfallSpan(node, depth, origin));
-    for (const child of node.children) visit(child, depth + 1);
-  };
-  for (const root of buildForest(rows)) visit(root, 0);
-  return { spans, totalMs };
+  const n = rows.length;
+  const ids: string[] = [];
+  const depth = new Int32Array(n);
+  const parent = new Int32Array(n);
+  const descendants = new Int32Array(n);
+  const childCount = new Int32Array(n);
+  // Depth-first without recursion (a chain of spans is as deep as the trace is long): children pushed in
+  // reverse so the earliest is taken first.
+  const stack: Array<{ node: TreeNode<q.TSkeletonRow>; depth: number; parent: number }> = [];
+  const forest = buildForest(rows);
+  for (let i = forest.length - 1; i >= 0; i--) stack.push({ node: forest[i]!, depth: 0, parent: -1 });
+  while (stack.length) {
+    const { node, depth: d, parent: p } = stack.pop()!;
+    const at = ids.length;
+    ids.push(node.row.id);
+    depth[at] = d;
+    parent[at] = p;
+    childCount[at] = node.children.length;
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push({ node: node.children[i]!, depth: d + 1, parent: at });
+  }
+  // Children come after their parent: one pass from the end adds each subtree to its parent's.
+  for (let i = n - 1; i >= 0; i--) if (parent[i]! >= 0) descendants[parent[i]!] += descendants[i]! + 1;
+  const position = new Map<string, number>();
+  for (let i = 0; i < n; i++) position.set(ids[i]!, i);
+  const instrumentations = [...new Set(found.map((f) => resolveInstrumentation(f.instrumentation, f.source, f.root)).filter((x): x is string => !!x))].sort();
+  return { version, ids, depth, parent, descendants, childCount, position, origin, totalMs: last === Number.NEGATIVE_INFINITY ? 0 : Math.max(0, last - origin), instrumentations };
 }
 
-function toWaterfallSpan(node: TreeNode<q.TWaterfallSpanRow>, depth: number, origin: number): TWaterfallSpan {
-  const r = node.row;
+/**
+ * Rows offset … offset + limit - 1 of a trace's waterfall in depth-first tree order (children in start order),
+ * every stored span, content-off ones included and marked; another organization's or an unknown trace is a 404.
+ */
+export async function findWaterfallWindow(db: Database, organizationId: string, traceId: string, offset: number, limit: number): Promise<TWaterfallWindow> {
+  const tree = await treeIndex(db, organizationId, traceId);
+  const ids = tree.ids.slice(offset, offset + Math.min(limit, WATERFALL_WINDOW_MAX));
+  const rows = new Map((await q.selectWaterfallRows(db, organizationId, traceId, ids)).map((r) => [r.id, r]));
+  const spans: TWaterfallRow[] = [];
+  for (const id of ids) {
+    const row = rows.get(id);
+    // A span deleted since the tree was read (a dropped trace's) is left out rather than failing the window.
+    if (!row) continue;
+    const at = tree.position.get(id)!;
+    spans.push({ ...toWaterfallSpan(row, tree, at), index: at, descendants: tree.descendants[at]! });
+  }
+  return { spans, total: tree.ids.length, totalMs: tree.totalMs, instrumentations: tree.instrumentations };
+}
+
+/** A span a waterfall search found, with the ids of its ancestors (root first) for the console to expand. */
+export interface TWaterfallMatch {
+  id: string;
+  name: string;
+  type: string;
+  index: number;
+  depth: number;
+  ancestorIds: string[];
+}
+
+/**
+ * Spans of one trace whose name or type contains `text` (case-insensitive), at most `limit` in tree order;
+ * `more` when there were others.
+ */
+export async function searchWaterfall(db: Database, organizationId: string, traceId: string, text: string, limit: number): Promise<{ matches: TWaterfallMatch[]; more: boolean }> {
+  const tree = await treeIndex(db, organizationId, traceId);
+  const found = await q.selectSpansMatching(db, organizationId, traceId, `%${escapeLike(text)}%`, limit + 1);
+  const located = found.flatMap((f) => {
+    const index = tree.position.get(f.id);
+    return index === undefined ? [] : [{ ...f, index }];
+  }).sort((a, b) => a.index - b.index);
+  const matches = located.slice(0, limit).map((m) => {
+    const ancestorIds: string[] = [];
+    for (let p = tree.parent[m.index]!; p >= 0; p = tree.parent[p]!) ancestorIds.push(tree.ids[p]!);
+    return { id: m.id, name: m.name, type: m.type, index: m.index, depth: tree.depth[m.index]!, ancestorIds: ancestorIds.reverse() };
+  });
+  return { matches, more: found.length > limit };
+}
+
+/**
+ * The trace page's trace (getTrace) and the first window of its waterfall (findWaterfallWindow); another
+ * organization's or an unknown id is a 404.
+ */
+export async function getTraceWithWaterfall(db: Database, organizationId: string, traceId: string, limit: number) {
+  const waterfall = await findWaterfallWindow(db, organizationId, traceId, 0, limit);
+  return { trace: await getTrace(db, organizationId, traceId), waterfall };
+}
+
+/** The names of a trace's spans with how many carry each, for assertion targets (at most 1,000 names). */
+export const findSpanNames = (db: Database, organizationId: string, traceId: string) => q.selectSpanNameCounts(db, organizationId, traceId, 1000);
+
+function toWaterfallSpan(r: q.TWaterfallSpanRow, tree: TreeIndex, at: number): TWaterfallSpan {
   const durationMs = r.durationMs ?? (r.startedAt !== null && r.endedAt !== null ? Math.max(0, r.endedAt - r.startedAt) : null);
   return {
     id: r.id,
     name: r.name,
     type: r.type,
-    depth,
-    offsetMs: r.startedAt !== null ? r.startedAt - origin : null,
+    depth: tree.depth[at]!,
+    offsetMs: r.startedAt !== null ? r.startedAt - tree.origin : null,
     durationMs,
     tokens: spanTokens(r),
     model: r.model,
@@ -77,7 +210,7 @@ function toWaterfallSpan(node: TreeNode<q.TWaterfallSpanRow>, depth: number, ori
     contentOff: r.contentOffBySimulationPlan,
     instrumentation: resolveInstrumentation(r.instrumentation, r.source, r.parentSpanId === null),
     final: r.isFinal,
-    childCount: node.children.length,
+    childCount: tree.childCount[at]!,
   };
 }
 

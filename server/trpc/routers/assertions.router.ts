@@ -2,7 +2,7 @@
 // same functions as GET/POST /api/sdk/traces/…/assertions). Console writes are human-authored.
 import { z } from "zod";
 import { notFound } from "../../errors.ts";
-import { findWaterfall } from "../../trace-view/trace-view.service.ts";
+import { findSpanNames } from "../../trace-view/trace-view.service.ts";
 import { ZUuid, zText } from "../../shared/schemas.ts";
 import { protectedProcedure, router } from "../init.ts";
 import { ZApprovalState, ZSaveAssertion } from "../../assertions/assertions.schemas.ts";
@@ -35,10 +35,7 @@ export const assertionsRouter = router({
   forTrace: protectedProcedure.input(z.object({ traceId: ZUuid })).query(async ({ ctx, input }) => {
     const org = ctx.auth.organizationId;
     const found = await getTraceAssertions(ctx.db, org, input.traceId, { includeUnapproved: true });
-    const { spans } = await findWaterfall(ctx.db, org, input.traceId);
-    const counts = new Map<string, number>();
-    for (const s of spans) counts.set(s.name, (counts.get(s.name) ?? 0) + 1);
-    return { ...found, spanNames: [...counts].map(([name, count]) => ({ name, count })) };
+    return { ...found, spanNames: await findSpanNames(ctx.db, org, input.traceId) };
   }),
 
   /**

@@ -6,8 +6,11 @@ import { findGraderLabels } from "../../labels/grader-labels.service.ts";
 import { findTraceLabels } from "../../labels/trace-labels-read.service.ts";
 import { findSpanBySelector, getExternalSpan } from "../../spans/spans.service.ts";
 import { findVerdictRecords } from "../../labels/verdicts.service.ts";
-import { findTraceChanges, findTraceFunctionKeys, findTracePreviews, getTraceWithWaterfall } from "../../trace-view/trace-view.service.ts";
-import { ZConsoleTraceListInput, ZSpanInput, ZTraceChangesInput, ZTraceIdInput, ZTraceQueueInput } from "../../trace-view/trace-view.schemas.ts";
+import { findTraceChanges, findTraceFunctionKeys, findTracePreviews, findWaterfallWindow, getTraceWithWaterfall, searchWaterfall } from "../../trace-view/trace-view.service.ts";
+import { ZConsoleTraceListInput, ZSpanInput, ZTraceChangesInput, ZTraceIdInput, ZTraceQueueInput, ZWaterfallInput, ZWaterfallSearchInput } from "../../trace-view/trace-view.schemas.ts";
+
+/** The waterfall rows the trace page's first answer carries; the console reads the rest a window at a time. */
+const FIRST_WINDOW = 500;
 import { toJsonText } from "../json-text.ts";
 import { protectedProcedure, router } from "../init.ts";
 import { countTraces, findTraceQueue, findTraces } from "../../traces/traces.service.ts";
@@ -51,7 +54,7 @@ export const tracesRouter = router({
     // All at once: each read is scoped to the organization, and the trace's 404 (another organization's id, an
     // unknown one) fails the whole answer.
     const [{ trace, waterfall }, labels, graderLabels, assertions, records, live] = await Promise.all([
-      getTraceWithWaterfall(ctx.db, org, input.id),
+      getTraceWithWaterfall(ctx.db, org, input.id, FIRST_WINDOW),
       findTraceLabels(ctx.db, org, [input.id]),
       findGraderLabels(ctx.db, org, { traceIds: [input.id] }),
       getTraceAssertions(ctx.db, org, input.id),
@@ -61,7 +64,7 @@ export const tracesRouter = router({
     return {
       trace,
       // As JSON text: superjson would walk each of its spans (server/trpc/json-text.ts).
-      waterfall: { spans: toJsonText(waterfall.spans), totalMs: waterfall.totalMs },
+      waterfall: { ...waterfall, spans: toJsonText(waterfall.spans) },
       verdict: labels.labels[0] ?? null,
       verdictRecords: records,
       graderLabels: graderLabels.labels,
@@ -69,6 +72,16 @@ export const tracesRouter = router({
       live,
     };
   }),
+
+  /** Another window of the trace page's waterfall, past the first one `get` sends (docs/api/console.md, "Trace page"). */
+  waterfall: protectedProcedure.input(ZWaterfallInput).query(async ({ ctx, input }) => {
+    const window = await findWaterfallWindow(ctx.db, ctx.auth.organizationId, input.traceId, input.offset, input.limit);
+    return { ...window, spans: toJsonText(window.spans) };
+  }),
+
+  /** Spans of a trace by name or type, in tree order, with the ancestors to expand to show each. */
+  searchSpans: protectedProcedure.input(ZWaterfallSearchInput).query(({ ctx, input }) =>
+    searchWaterfall(ctx.db, ctx.auth.organizationId, input.traceId, input.text, input.limit)),
 
   /** One span's content for the span panel, with the superjson meta the TypeScript SDK recorded. */
   span: protectedProcedure.input(ZSpanInput).query(async ({ ctx, input }) => {
