@@ -36,6 +36,7 @@ export function TraceView({ id }: { id: string }) {
     onStale: () => {
       void query.refetch();
       void queryClient.invalidateQueries({ queryKey: trpc.traces.span.queryKey() });
+      void queryClient.invalidateQueries({ queryKey: trpc.traces.waterfall.queryKey() });
     },
   });
   // Evidence links open a span: /traces/<id>#span-<spanId> or ?span=<spanId>.
@@ -68,7 +69,7 @@ export function TraceView({ id }: { id: string }) {
         <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
           <Card aria-label="Spans" className="min-w-0">
             <CardHeader title="Spans" description="Click a span to see its content. Bars show when each span ran within the trace." />
-            <Waterfall spans={waterfall.spans} totalMs={waterfall.totalMs} selectedId={selected} onSelect={setSpanId} />
+            <Waterfall traceId={trace.id} first={waterfall.spans} total={waterfall.total} totalMs={waterfall.totalMs} selectedId={selected} onSelect={setSpanId} />
           </Card>
           <div className="min-w-0 lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:overflow-y-auto">
             {selected ? <SpanPanel traceId={trace.id} spanId={selected} /> : null}
@@ -127,7 +128,7 @@ const CONVENTION_NAMES: Record<string, string> = {
 function sourceOf(data: TraceData): string {
   const source = data.trace.source;
   if (source !== "otel") return source ? `Reprise SDK (${source})` : "Reprise SDK";
-  const conventions = [...new Set(data.waterfall.spans.map((s) => CONVENTION_NAMES[s.instrumentation ?? ""]).filter(Boolean))];
+  const conventions = [...new Set(data.waterfall.instrumentations.map((i) => CONVENTION_NAMES[i]).filter(Boolean))];
   return `OpenTelemetry${conventions.length ? ` · ${conventions.join(", ")}` : ""}`;
 }
 
