@@ -1,10 +1,11 @@
 // The ingestion benchmark: Reprise and a floor, side by side in one run on the same machine.
 //   npm run build && npx tsx bench/ingest/run.ts [--db both|postgres|pglite] [--seconds 60] [--warmup 3]
-//     [--concurrency 8] [--parts floor,reprise,big,trace10k] [--max-rate 13000] [--app-dir DIR] [--fresh-bodies]
+//     [--concurrency 8] [--parts floor,reprise,big,trace10k[,trace100k]] [--max-rate 13000] [--app-dir DIR] [--fresh-bodies]
 // Per database: the floor (bench/ingest/floor.ts) on a fresh database, then Reprise (its server entry, dist/server.mjs) on
 // another fresh database, the same request bodies to both: a warm-up, then --seconds of sustained load
 // from --concurrency keep-alive connections. Then, on Reprise only: 8 MB requests at concurrency 8, and
-// one trace of 10,000 spans (its completion, and its console page in Chromium). Reports spans/s, the
+// one trace of 10,000 spans (its completion, and its console page in Chromium), and with --parts …,trace100k one of
+// 100,000 (its console page's first rows, a scroll, a collapse and a search, and the server's peak RSS meanwhile). Reports spans/s, the
 // ratio to the floor, request p50/p99, the peak RSS of each server's process tree, and checks that a
 // sample of acknowledged spans reads back as sent, how soon after the acknowledgment, and that every
 // trace whose spans and completion were all stored completed exactly once.
@@ -390,7 +391,8 @@ async function benchmarkReprise(db: string, pool: PoolRequest[], floorBefore: Ro
       const r = fixed(await load(otlp, big, { next: 0 }, 8, 300));
       row(db, `Reprise, 8 MB requests (${(big[0].raw / 1e6).toFixed(1)} MB raw), concurrency 8`, r, rss.peak());
     }
-    if (PARTS.has("trace10k")) await tenThousandSpans(db, server.url, otlp, rss);
+    if (PARTS.has("trace10k")) await oneBigTrace(db, server.url, otlp, rss, 10_000);
+    if (PARTS.has("trace100k")) await oneBigTrace(db, server.url, otlp, rss, 100_000);
   } finally {
     rss.stop();
     await server.stop();
@@ -403,28 +405,35 @@ async function benchmarkReprise(db: string, pool: PoolRequest[], floorBefore: Ro
   }
 }
 
-/** One trace of 10,000 spans (an agent loop), its completion racing the last spans; then its console page. */
-async function tenThousandSpans(db: string, baseUrl: string, otlp: string, rss: ReturnType<typeof watchRss>) {
-  const trace = bigTrace(10_000, CARRIERS_PER_REQUEST, 3600);
+/**
+ * One trace of `total` spans (an agent loop), its completion racing the last spans; then its console page, and
+ * for a trace past 10,000 spans what scrolling, collapsing and searching its tree cost, with the server's peak
+ * RSS over the page's reads alone.
+ */
+async function oneBigTrace(db: string, baseUrl: string, otlp: string, rss: ReturnType<typeof watchRss>, total: number) {
+  const trace = bigTrace(total, CARRIERS_PER_REQUEST, 3600);
   const requests: PoolRequest[] = trace.requests.map((p) => ({ body: buildRequest("json", p, 1).body, spans: p.length, sample: undefined as unknown as SentSpan }));
   requests.splice(requests.length - 4, 0, { body: buildRequest("json", trace.completion, 1).body, spans: 0, sample: undefined as unknown as SentSpan });
   rss.reset();
   const r = fixed(await load(otlp, requests, { next: 0 }, CONCURRENCY, 300));
   const acked = performance.now();
   let status = "";
-  while (performance.now() - acked < 30_000) {
+  while (performance.now() - acked < 60_000) {
     const res = await request(`${baseUrl}/api/sdk/traces/${trace.traceId}`, "GET", { authorization: `Bearer ${BENCH_API_KEY}` });
     status = res.status === 200 ? JSON.parse(res.body.toString()).trace.status : `HTTP ${res.status}`;
     if (status !== "pending") break;
     await new Promise((res) => setTimeout(res, 50));
   }
   const completedAfter = performance.now() - acked;
-  row(db, "Reprise, one trace of 10,000 spans", r, rss.peak(), `status ${status} ${completedAfter.toFixed(0)} ms after the last acknowledgment`);
-  findings.push(`${db}: the 10,000-span trace: ${status}, ${completedAfter.toFixed(0)} ms after the last acknowledgment; ${await consolePage(baseUrl, trace.traceId)}`);
+  const label = total.toLocaleString("en-US");
+  row(db, `Reprise, one trace of ${label} spans`, r, rss.peak(), `status ${status} ${completedAfter.toFixed(0)} ms after the last acknowledgment`);
+  rss.reset();
+  const page = await consolePage(baseUrl, trace.traceId, total);
+  findings.push(`${db}: the ${label}-span trace: ${status}, ${completedAfter.toFixed(0)} ms after the last acknowledgment; ${page}; the server's peak RSS while the page was read: ${Math.round(rss.peak() / 1e6)} MB`);
 }
 
 /** Opens the trace's console page in Chromium; how long until the span tree shows, and how many rows it rendered. */
-async function consolePage(baseUrl: string, traceId: string): Promise<string> {
+async function consolePage(baseUrl: string, traceId: string, total: number): Promise<string> {
   const { chromium } = await import("@playwright/test");
   const browser = await chromium.launch({ executablePath: await findChromium() });
   try {
@@ -465,12 +474,41 @@ async function consolePage(baseUrl: string, traceId: string): Promise<string> {
         return `traces.get sent at ${get.startTime.toFixed(0)} ms, first byte after ${(get.responseStart - get.requestStart).toFixed(0)} ms, ${(get.encodedBodySize / 1e6).toFixed(1)} MB done at ${get.responseEnd.toFixed(0)} ms`;
       }));
     }
-    return `its console page showed the span tree in ${times.map((t) => t.toFixed(0)).join(", ")} ms (three loads, from the start of the navigation to the first row painted; Playwright's wait saw it after ${waits.map((t) => t.toFixed(0)).join(", ")} ms), ${rows} rows rendered of 10,000 (${fetches.join("; ")})`;
+    const shown = `its console page showed the span tree in ${times.map((t) => t.toFixed(0)).join(", ")} ms (three loads, from the start of the navigation to the first row painted; Playwright's wait saw it after ${waits.map((t) => t.toFixed(0)).join(", ")} ms), ${rows} rows rendered of ${total.toLocaleString("en-US")} (${fetches.join("; ")})`;
+    return total > 10_000 ? `${shown}; ${await treeActions(page)}` : shown;
   } catch (e) {
     return `its console page could not be measured: ${(e as Error).message.split("\n")[0]}`;
   } finally {
     await browser.close();
   }
+}
+
+/**
+ * On an open trace page: scrolls the tree five times past the rows read (each a window read from the server),
+ * collapses the root, and searches a span name and jumps to it; how long each took until the page showed it.
+ */
+async function treeActions(page: import("@playwright/test").Page): Promise<string> {
+  const tree = page.getByRole("list", { name: "Span tree" });
+  const rows = () => tree.getByRole("listitem").count();
+  const out: string[] = [];
+  let t = performance.now();
+  for (let i = 0; i < 5; i++) {
+    const before = await rows();
+    await page.getByRole("button", { name: /^Show \d+ more of/ }).click();
+    await page.waitForFunction((n) => document.querySelectorAll('ul[aria-label="Span tree"] > li').length > n, before, { timeout: 30_000 });
+  }
+  out.push(`five more pages of rows in ${(performance.now() - t).toFixed(0)} ms (${await rows()} rows)`);
+  t = performance.now();
+  await tree.getByRole("button", { name: /^Collapse / }).first().click();
+  await page.waitForFunction(() => document.querySelectorAll('ul[aria-label="Span tree"] > li').length === 1, undefined, { timeout: 30_000 });
+  out.push(`the root collapsed in ${(performance.now() - t).toFixed(0)} ms`);
+  t = performance.now();
+  await page.getByRole("searchbox", { name: "Search spans" }).fill("tool-49000");
+  await page.getByRole("searchbox", { name: "Search spans" }).press("Enter");
+  await page.getByRole("list", { name: "Spans found" }).getByRole("button").first().click();
+  await tree.getByText("tool-49000", { exact: true }).first().waitFor({ timeout: 30_000 });
+  out.push(`a search for tool-49000 found it and showed it in the tree in ${(performance.now() - t).toFixed(0)} ms`);
+  return out.join(", ");
 }
 
 // ---------------------------------------------------------------------------------------------------
