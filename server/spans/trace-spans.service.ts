@@ -19,10 +19,16 @@ function withContent(row: Parameters<typeof toSpanResponse>[0]): TSpanContent {
   return { ...toSpanResponse(row), reasoning: data.reasoning ?? null, content: data.content ?? null };
 }
 
-/** Every span of the trace in start order; an unknown or foreign trace is a 404. */
-export async function findTraceSpans(db: Database, organizationId: string, traceId: string): Promise<TSpanContent[]> {
+/**
+ * How many spans of one trace an agent's read carries (docs/mcp.md, "get_traces"): an agent loop's trace can
+ * hold 100,000 spans, whose content would not fit the server's memory, let alone an agent's context.
+ */
+export const TRACE_SPANS_READ_MAX = 2000;
+
+/** The trace's spans in start order, the first TRACE_SPANS_READ_MAX; an unknown or foreign trace is a 404. */
+export async function findTraceSpans(db: Database, organizationId: string, traceId: string, limit = TRACE_SPANS_READ_MAX): Promise<TSpanContent[]> {
   if (!(await traceExists(db, organizationId, traceId))) throw notFound(`Trace ${traceId}`);
-  return (await q.selectTraceSpans(db, organizationId, traceId)).map(withContent);
+  return (await q.selectTraceSpans(db, organizationId, traceId, limit)).map(withContent);
 }
 
 /** One field of one span (by id, or by name and occurrence); a missing trace or span is a 404. */

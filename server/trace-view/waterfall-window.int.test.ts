@@ -1,12 +1,15 @@
 // The trace page's waterfall read a window at a time (docs/api/console.md, "Trace page"): on a trace of
 // 5,001 spans made by SQL, the windows cover every span once in tree order with the subtree sizes collapsing
-// needs, the search names the ancestors to expand, and another organization's trace is NOT_FOUND.
-import { beforeAll, describe, expect, it } from "vitest";
+// needs, the search names the ancestors to expand, and another organization's trace is NOT_FOUND; an agent's
+// get_traces reads its first 2,000 spans and says so.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";
 import { createSpan, createTrace } from "../../test/factories.ts";
 import { sql } from "../db/sql.ts";
 import { fromJsonText } from "../trpc/json-text.ts";
 import { signedInCaller } from "../trpc/testing.ts";
+import { callTool, connectClient, serveMcp } from "../mcp/testing/mcp-client.ts";
+import type { ServedRoutes } from "../../test/http-server.ts";
 
 const TURNS = 50;
 const TOOLS = 99;
@@ -19,6 +22,10 @@ describe("the waterfall's windows", () => {
   let rootId = "";
   /** The tree order: the root, then each turn (in start order) followed by its tools (latest j first: they start earliest). */
   const expected: Array<{ name: string; depth: number; descendants: number }> = [];
+  let served: ServedRoutes | undefined;
+  afterAll(async () => {
+    await served?.close();
+  });
 
   beforeAll(async () => {
     org = await createTestOrg(db(), "Big");
@@ -92,6 +99,21 @@ describe("the waterfall's windows", () => {
     expect(many.matches.map((m) => m.index)).toEqual([...many.matches.map((m) => m.index)].sort((a, b) => a - b));
     // LIKE's wildcards are text here.
     expect((await caller.traces.searchSpans({ traceId, text: "tool_%" })).matches).toEqual([]);
+  });
+
+  it("gives an agent's get_traces the first 2,000 spans in start order, saying how many the trace holds", async () => {
+    served = await serveMcp();
+    const client = await connectClient(served.url, org.apiKey);
+    try {
+      const r = await callTool(client, "get_traces", { traceIds: [traceId] });
+      expect(r.isError).toBe(false);
+      expect(r.text).toContain(`Spans (the first 2000 of ${expected.length} in start order, the others not read)`);
+      const data = r.data as { traces: Array<{ spanCount: number; spans: unknown[] }> };
+      expect(data.traces[0]!.spans).toHaveLength(2000);
+      expect(data.traces[0]!.spanCount).toBe(expected.length);
+    } finally {
+      await client.close();
+    }
   });
 
   it("reads the tree again when a span arrives after it was read", async () => {

@@ -121,7 +121,8 @@ export function renderTraceDetails(d: TraceDetails, scope: "summary" | "full"): 
   }
   if (Object.keys(t.metadata).length > 0) lines.push(`Metadata: ${cut(asText(t.metadata), limits.traceField, "long metadata cut")}`);
   const withErrors = d.spans.filter((s) => s.errors && s.errors.length > 0).length;
-  lines.push(`Spans (${d.spans.length}${withErrors ? `, ${withErrors} with errors` : ""}):`);
+  const shown = d.spans.length < t.spanCount ? `the first ${d.spans.length} of ${t.spanCount} in start order, the others not read` : `${d.spans.length}`;
+  lines.push(`Spans (${shown}${withErrors ? `, ${withErrors} with errors` : ""}):`);
   type Row = { id: string; parentSpanId: string | null; startedAt: Date | null; createdAt: Date; span: TSpanContent };
   const visit = (node: TreeNode<Row>, depth: number) => {
     renderSpan(node.row.span, depth, t.id, scope, lines);
