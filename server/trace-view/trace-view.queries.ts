@@ -2,6 +2,7 @@
 // and the organization's trace function keys for the list filters. Every query filters by organization.
 import type { DbClient } from "../db/client.ts";
 import { raw, sql, uuidArray, type Sql } from "../db/sql.ts";
+import { fromAggregateJson, SPAN_AGGREGATE_COLUMNS, spanAggregates } from "../traces/traces.queries.ts";
 
 /**
  * A span's columns the waterfall shows (spanTimingSelect plus instrumentation, source and the final flag);
@@ -74,27 +75,39 @@ export interface TSkeletonRow {
 
 /**
  * Every span of one trace as a skeleton row (id, parent and times, about 150 bytes of JSON each), with the
- * instrumentations its spans were recorded with (instrumentation, source and whether the span is a root, each
+ * trace's metrics' aggregate rows (aggregateTraceSpans), the instrumentations its spans were recorded with (instrumentation, source and whether the span is a root, each
  * combination once) and the trace's stored version: the trace's updated_at, which every span write moves, and
  * its span count. A 100,000-span trace is ~15 MB of text here, where the whole waterfall's rows were ~60 MB.
  */
 export async function selectTraceSkeleton(db: DbClient, organizationId: string, traceId: string) {
-  const [found] = await db.sql.query<{ version: string | null; spans: string; instrumentations: string }>(sql`
+  const [found] = await db.sql.query<{ version: string | null; spans: string; instrumentations: string; aggregates: string }>(sql`
     WITH s AS MATERIALIZED (
-      SELECT id, parent_span_id, started_at, ended_at, duration_ms, created_at, instrumentation, source
+      SELECT ${raw(SKELETON_SOURCE_COLUMNS)}
       FROM spans WHERE organization_id = ${organizationId}::uuid AND trace_id = ${traceId}::uuid)
     SELECT (SELECT t.updated_at::text FROM traces t WHERE t.organization_id = ${organizationId}::uuid AND t.id = ${traceId}::uuid)
         || ' ' || (SELECT count(*) FROM s)::text AS version,
       (SELECT coalesce(json_agg(json_build_array(${raw(SKELETON_COLUMNS)})), '[]')::text FROM s) AS spans,
       (SELECT coalesce(json_agg(i), '[]')::text FROM (
-        SELECT DISTINCT instrumentation, source, parent_span_id IS NULL AS root FROM s) i) AS instrumentations`);
+        SELECT DISTINCT instrumentation, source, parent_span_id IS NULL AS root FROM s) i) AS instrumentations,
+      (SELECT coalesce(json_agg(a), '[]')::text FROM (${spanAggregates(sql`s`)}) a) AS aggregates`);
   const spans = (JSON.parse(found?.spans ?? "[]") as unknown[][]).map((v) => {
     const [id, parentSpanId, startedAt, endedAt, durationMs, createdAt] = v as [string, string | null, number | null, number | null, number | null, number];
     return { id, parentSpanId, startedAt, endedAt, durationMs, createdAt } satisfies TSkeletonRow;
   });
   const instrumentations = JSON.parse(found?.instrumentations ?? "[]") as Array<{ instrumentation: string | null; source: string | null; root: boolean }>;
-  return { version: found?.version ?? null, spans, instrumentations };
+  const aggregates = (JSON.parse(found?.aggregates ?? "[]") as Parameters<typeof fromAggregateJson>[0][]).map(fromAggregateJson);
+  return { version: found?.version ?? null, spans, instrumentations, aggregates };
 }
+
+/**
+ * What selectTraceSkeleton reads of each span: the skeleton's columns, and those of the trace's metrics
+ * (spanAggregates), so the page's first read of a trace reads its spans once. A span row fills a heap page,
+ * and the embedded database reads each page it does not hold with a system call: reading a 10,000-span trace
+ * twice took ~180 ms more than once (bench/README.md, "Session 10").
+ */
+const SKELETON_SOURCE_COLUMNS = [...new Set([
+  ...SPAN_AGGREGATE_COLUMNS, "id", "parent_span_id", "started_at", "ended_at", "duration_ms", "created_at", "instrumentation", "source",
+])].join(", ");
 
 const SKELETON_COLUMNS = ["id", "parent_span_id", epochMs("started_at"), epochMs("ended_at"), "duration_ms", epochMs("created_at")].join(", ");
 

@@ -9,6 +9,7 @@ import { buildForest, type TreeNode } from "../shared/tree.ts";
 import { notFound } from "../errors.ts";
 import * as q from "./trace-view.queries.ts";
 import { escapeLike, getTrace } from "../traces/traces.service.ts";
+import type { TTraceSpanAggregateRow } from "../traces/traces.queries.ts";
 
 export interface TWaterfallSpan {
   id: string;
@@ -66,6 +67,8 @@ interface TreeIndex {
   origin: number;
   totalMs: number;
   instrumentations: string[];
+  /** The trace's metrics' aggregate rows, which change only with its spans. */
+  aggregates: TTraceSpanAggregateRow[];
 }
 
 /**
@@ -90,14 +93,14 @@ async function treeIndex(db: Database, organizationId: string, traceId: string):
   }
   const skeleton = await q.selectTraceSkeleton(db, organizationId, traceId);
   if (skeleton.version === null) throw notFound(`Trace ${traceId}`);
-  const index = toTreeIndex(skeleton.version, skeleton.spans, skeleton.instrumentations);
+  const index = { ...toTreeIndex(skeleton.version, skeleton.spans, skeleton.instrumentations), aggregates: skeleton.aggregates };
   trees.delete(key);
   trees.set(key, index);
   while (trees.size > TREES_KEPT) trees.delete(trees.keys().next().value!);
   return index;
 }
 
-function toTreeIndex(version: string, rows: q.TSkeletonRow[], found: Awaited<ReturnType<typeof q.selectTraceSkeleton>>["instrumentations"]): TreeIndex {
+function toTreeIndex(version: string, rows: q.TSkeletonRow[], found: Awaited<ReturnType<typeof q.selectTraceSkeleton>>["instrumentations"]): Omit<TreeIndex, "aggregates"> {
   let origin = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
   for (const r of rows) {
@@ -139,7 +142,10 @@ function toTreeIndex(version: string, rows: q.TSkeletonRow[], found: Awaited<Ret
  * every stored span, content-off ones included and marked; another organization's or an unknown trace is a 404.
  */
 export async function findWaterfallWindow(db: Database, organizationId: string, traceId: string, offset: number, limit: number): Promise<TWaterfallWindow> {
-  const tree = await treeIndex(db, organizationId, traceId);
+  return windowOf(db, organizationId, traceId, await treeIndex(db, organizationId, traceId), offset, limit);
+}
+
+async function windowOf(db: Database, organizationId: string, traceId: string, tree: TreeIndex, offset: number, limit: number): Promise<TWaterfallWindow> {
   const ids = tree.ids.slice(offset, offset + Math.min(limit, WATERFALL_WINDOW_MAX));
   const rows = new Map((await q.selectWaterfallRows(db, organizationId, traceId, ids)).map((r) => [r.id, r]));
   const spans: TWaterfallRow[] = [];
@@ -183,12 +189,13 @@ export async function searchWaterfall(db: Database, organizationId: string, trac
 }
 
 /**
- * The trace page's trace (getTrace) and the first window of its waterfall (findWaterfallWindow); another
- * organization's or an unknown id is a 404.
+ * The trace page's trace (getTrace, its metrics from the tree's read of its spans) and the first window of its
+ * waterfall (findWaterfallWindow); another organization's or an unknown id is a 404.
  */
 export async function getTraceWithWaterfall(db: Database, organizationId: string, traceId: string, limit: number) {
-  const waterfall = await findWaterfallWindow(db, organizationId, traceId, 0, limit);
-  return { trace: await getTrace(db, organizationId, traceId), waterfall };
+  const tree = await treeIndex(db, organizationId, traceId);
+  const [trace, waterfall] = await Promise.all([getTrace(db, organizationId, traceId, tree.aggregates), windowOf(db, organizationId, traceId, tree, 0, limit)]);
+  return { trace, waterfall };
 }
 
 /** The names of a trace's spans with how many carry each, for assertion targets (at most 1,000 names). */

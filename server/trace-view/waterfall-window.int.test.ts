@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";
 import { createSpan, createTrace } from "../../test/factories.ts";
 import { sql } from "../db/sql.ts";
+import { getTrace } from "../traces/traces.service.ts";
 import { fromJsonText } from "../trpc/json-text.ts";
 import { signedInCaller } from "../trpc/testing.ts";
 import { callTool, connectClient, serveMcp } from "../mcp/testing/mcp-client.ts";
@@ -123,6 +124,10 @@ describe("the waterfall's windows", () => {
     expect(after.total).toBe(before.total + 1);
     expect(fromJsonText(after.spans).map((s) => s.name)).toEqual(["loop", "late"]);
     expect(fromJsonText(after.spans)[1]!.id).toBe(late.id);
+    // The trace's metrics come with the tree's read, kept with it: read again too.
+    const { trace } = await caller.traces.get({ id: traceId });
+    expect(trace).toEqual(await getTrace(db(), org.organizationId, traceId));
+    expect(trace.spanCount).toBe(expected.length + 1);
   });
 
   it("answers NOT_FOUND for another organization's trace, and BAD_REQUEST for a window past the cap", async () => {
