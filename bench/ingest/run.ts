@@ -1,6 +1,7 @@
 // The ingestion benchmark: Reprise and a floor, side by side in one run on the same machine.
 //   npm run build && npx tsx bench/ingest/run.ts [--db both|postgres|pglite] [--seconds 60] [--warmup 3]
 //     [--concurrency 8] [--parts floor,reprise,big,trace10k[,trace100k]] [--max-rate 13000] [--app-dir DIR] [--fresh-bodies]
+//     [--ports 3900-3989]
 // Per database: the floor (bench/ingest/floor.ts) on a fresh database, then Reprise (its server entry, dist/server.mjs) on
 // another fresh database, the same request bodies to both: a warm-up, then --seconds of sustained load
 // from --concurrency keep-alive connections. Then, on Reprise only: 8 MB requests at concurrency 8, and
@@ -177,9 +178,11 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
  * once drew the port of the Reprise server before it and failed with EADDRINUSE).
  */
 const usedPorts = new Set<number>();
+/** --ports FIRST-LAST: where the servers listen (several engineers share the machine, each with a range). */
+const [PORT_FIRST, PORT_LAST] = arg("ports", "3900-3989").split("-").map(Number) as [number, number];
 const freePort = () => {
   let port: number;
-  do port = 3900 + Math.floor(Math.random() * 90);
+  do port = PORT_FIRST + Math.floor(Math.random() * (PORT_LAST - PORT_FIRST + 1));
   while (usedPorts.has(port));
   usedPorts.add(port);
   return port;
