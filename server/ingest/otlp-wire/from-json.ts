@@ -40,6 +40,14 @@ export function nanosOf(value: unknown): bigint | null {
   return nanos > 0n ? nanos : null;
 }
 
+/** int64 as protobuf's values read: a number when the decimal text is exact as one, else the text. */
+function intOf(value: unknown): number | string {
+  if (typeof value === "number") return value;
+  const text = String(value);
+  const n = Number(text);
+  return /^-?\d+$/.test(text) && Number.isSafeInteger(n) ? n : text;
+}
+
 function flagsOf(flags: unknown): number {
   if (typeof flags === "number") return flags;
   return typeof flags === "string" && /^\d+$/.test(flags) ? Number(flags) : 0;
@@ -53,7 +61,7 @@ export function anyValueOf(value: unknown): TOtlpAnyValue {
   const b = field(value, "boolValue", "bool_value");
   if (b !== undefined && b !== null) return { boolValue: b === true || b === "true" };
   const i = field(value, "intValue", "int_value");
-  if (i !== undefined && i !== null) return { intValue: typeof i === "number" ? i : String(i) };
+  if (i !== undefined && i !== null) return { intValue: intOf(i) };
   const d = field(value, "doubleValue", "double_value");
   if (d !== undefined && d !== null) return { doubleValue: typeof d === "number" ? d : Number(d) };
   const a = field(value, "arrayValue", "array_value");

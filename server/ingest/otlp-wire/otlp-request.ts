@@ -1,8 +1,8 @@
 // An OTLP export request as both OTLP doors read it, whatever its encoding (docs/otel.md, "The endpoints";
-// docs/api/ingestion.md, "OTLP"): decode-otlp.ts turns OTLP/JSON and OTLP/protobuf bodies into these shapes once, so the carrier
-// door and the native door never see which encoding was sent. Ids are lowercase hex ("" when absent),
-// 64-bit times are bigints (null when absent or unreadable), enums are numbers. Nothing here is validated
-// beyond the envelope: a door decides what an id of the wrong length means for it.
+// docs/api/ingestion.md, "OTLP"): decode-otlp.ts turns OTLP/JSON and OTLP/protobuf bodies into these
+// shapes once, so the carrier door and the native door never see which encoding was sent. Ids are
+// lowercase hex ("" when absent), 64-bit times are bigints (null when absent or unreadable), enums are
+// numbers. Nothing here is validated beyond the envelope: a door decides what a malformed id means for it.
 
 /** An AnyValue: the one member that was set (an empty object when none was). */
 export type TOtlpAnyValue =

@@ -1,9 +1,8 @@
 // POST /api/sdk/otel/v1/traces (docs/api/ingestion.md, "OTLP"): OTLP/JSON and OTLP/protobuf carriers, answered in
 // the request's encoding. The request is decoded and its envelope validated first (otlp-wire/decode-otlp.ts:
-// 400, nothing stored); then each carrier is
-// parsed with the same schemas as the REST doors, and all valid ones go through one ingestBatch. Bad
-// carriers are counted in partialSuccess; spans that are not carriers are ignored and the answer says
-// how many and where they belong. The answer comes after everything accepted is committed.
+// 400, nothing stored); then each carrier is parsed with the same schemas as the REST doors, and all valid
+// ones go through one ingestBatch. Bad carriers are counted in partialSuccess; spans that are not carriers
+// are ignored and the answer says how many and where they belong. The answer comes after everything accepted is committed.
 import { getEnv } from "../../env.ts";
 import { defineRoute } from "../../http/define-route.ts";
 import type { TIngestItem } from "../ingest.schemas.ts";
