@@ -76,16 +76,14 @@ export interface TSkeletonRow {
 /**
  * Every span of one trace as a skeleton row (id, parent and times, about 150 bytes of JSON each), with the
  * trace's metrics' aggregate rows (aggregateTraceSpans), the instrumentations its spans were recorded with (instrumentation, source and whether the span is a root, each
- * combination once) and the trace's stored version: the trace's updated_at, which every span write moves, and
- * its span count. A 100,000-span trace is ~15 MB of text here, where the whole waterfall's rows were ~60 MB.
+ * combination once) and the trace's stored version (selectTraceVersion). A 100,000-span trace is ~15 MB of text here, where the whole waterfall's rows were ~60 MB.
  */
 export async function selectTraceSkeleton(db: DbClient, organizationId: string, traceId: string) {
   const [found] = await db.sql.query<{ version: string | null; spans: string; instrumentations: string; aggregates: string }>(sql`
     WITH s AS MATERIALIZED (
       SELECT ${raw(SKELETON_SOURCE_COLUMNS)}
       FROM spans WHERE organization_id = ${organizationId}::uuid AND trace_id = ${traceId}::uuid)
-    SELECT (SELECT t.updated_at::text FROM traces t WHERE t.organization_id = ${organizationId}::uuid AND t.id = ${traceId}::uuid)
-        || ' ' || (SELECT count(*) FROM s)::text AS version,
+    SELECT (SELECT t.updated_at::text FROM traces t WHERE t.organization_id = ${organizationId}::uuid AND t.id = ${traceId}::uuid) AS version,
       (SELECT coalesce(json_agg(json_build_array(${raw(SKELETON_COLUMNS)})), '[]')::text FROM s) AS spans,
       (SELECT coalesce(json_agg(i), '[]')::text FROM (
         SELECT DISTINCT instrumentation, source, parent_span_id IS NULL AS root FROM s) i) AS instrumentations,
@@ -112,13 +110,13 @@ const SKELETON_SOURCE_COLUMNS = [...new Set([
 const SKELETON_COLUMNS = ["id", "parent_span_id", epochMs("started_at"), epochMs("ended_at"), "duration_ms", epochMs("created_at")].join(", ");
 
 /**
- * The trace's version alone (selectTraceSkeleton's): its updated_at and span count, from the trace's primary
- * key and the spans' (organization_id, trace_id, started_at) index. Null when the trace is not stored.
+ * The trace's version alone (selectTraceSkeleton's): its updated_at, by primary key, which every write of the
+ * trace or its spans moves (docs/api/console.md, "Live lists and pages"). Not its span count: counting a
+ * freshly ingested 100,000-span trace's index entries visits their heap rows, ~1 s. Null when it is not stored.
  */
 export async function selectTraceVersion(db: DbClient, organizationId: string, traceId: string): Promise<string | null> {
   const [found] = await db.sql.query<{ version: string | null }>(sql`
-    SELECT (SELECT t.updated_at::text FROM traces t WHERE t.organization_id = ${organizationId}::uuid AND t.id = ${traceId}::uuid)
-      || ' ' || (SELECT count(*) FROM spans WHERE organization_id = ${organizationId}::uuid AND trace_id = ${traceId}::uuid)::text AS version`);
+    SELECT updated_at::text AS version FROM traces WHERE organization_id = ${organizationId}::uuid AND id = ${traceId}::uuid`);
   return found?.version ?? null;
 }
 

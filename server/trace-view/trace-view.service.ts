@@ -72,8 +72,8 @@ interface TreeIndex {
 }
 
 /**
- * The last few trees read, by organization and trace, each kept while its trace's version (updated_at, which
- * every span write moves, and its span count) is unchanged: scrolling a 100,000-span tree reads a window of
+ * The last few trees read, by organization and trace, each kept while its trace's version (its updated_at, which
+ * every write of the trace or its spans moves) is unchanged: scrolling a 100,000-span tree reads a window of
  * rows by primary key, not the whole skeleton again.
  */
 const trees = new Map<string, TreeIndex>();
