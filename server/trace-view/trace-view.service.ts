@@ -142,12 +142,12 @@ function toTreeIndex(version: string, rows: q.TSkeletonRow[], found: Awaited<Ret
  * every stored span, content-off ones included and marked; another organization's or an unknown trace is a 404.
  */
 export async function findWaterfallWindow(db: Database, organizationId: string, traceId: string, offset: number, limit: number): Promise<TWaterfallWindow> {
-  return windowOf(db, organizationId, traceId, await treeIndex(db, organizationId, traceId), offset, limit);
+  return windowOf(db, organizationId, await treeIndex(db, organizationId, traceId), offset, limit);
 }
 
-async function windowOf(db: Database, organizationId: string, traceId: string, tree: TreeIndex, offset: number, limit: number): Promise<TWaterfallWindow> {
+async function windowOf(db: Database, organizationId: string, tree: TreeIndex, offset: number, limit: number): Promise<TWaterfallWindow> {
   const ids = tree.ids.slice(offset, offset + Math.min(limit, WATERFALL_WINDOW_MAX));
-  const rows = new Map((await q.selectWaterfallRows(db, organizationId, traceId, ids)).map((r) => [r.id, r]));
+  const rows = new Map((await q.selectWaterfallRows(db, organizationId, ids)).map((r) => [r.id, r]));
   const spans: TWaterfallRow[] = [];
   for (const id of ids) {
     const row = rows.get(id);
@@ -194,7 +194,7 @@ export async function searchWaterfall(db: Database, organizationId: string, trac
  */
 export async function getTraceWithWaterfall(db: Database, organizationId: string, traceId: string, limit: number) {
   const tree = await treeIndex(db, organizationId, traceId);
-  const [trace, waterfall] = await Promise.all([getTrace(db, organizationId, traceId, tree.aggregates), windowOf(db, organizationId, traceId, tree, 0, limit)]);
+  const [trace, waterfall] = await Promise.all([getTrace(db, organizationId, traceId, tree.aggregates), windowOf(db, organizationId, tree, 0, limit)]);
   return { trace, waterfall };
 }
 
