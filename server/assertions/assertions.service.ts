@@ -199,15 +199,23 @@ export async function reviewAssertions(db: Database, auth: { organizationId: str
  * hidden from every read, kept in the table. Already-archived ids of this trace are reported again (idempotent); an
  * id that is not an assertion of this trace is a 400 and nothing is archived.
  */
-export async function archiveAssertions(db: Database, organizationId: string, traceId: string, assertionIds: string[]) {
+export async function archiveAssertions(
+  db: Database,
+  organizationId: string,
+  traceId: string,
+  assertionIds: string[],
+  options: { activeOnly?: boolean } = {},
+) {
   if (!isUuid(traceId) || !(await q.findTraceLineage(db, organizationId, traceId.toLowerCase()))) throw notFound("Trace");
   const trace = traceId.toLowerCase();
   const ids = [...new Set(assertionIds)];
   await db.transaction(async (tx) => {
     const rows = await q.findAssertionRowsById(tx, organizationId, ids);
-    const ofTrace = new Set(rows.filter((r) => r.traceId === trace).map((r) => r.id));
+    // activeOnly (the agents' archive_trace_assertions, docs/mcp.md): an already archived id is refused too.
+    const ofTrace = new Set(rows.filter((r) => r.traceId === trace && !(options.activeOnly && r.archivedAt)).map((r) => r.id));
     const stranger = ids.find((id) => !ofTrace.has(id));
-    if (stranger) throw new AppError("bad_request", `Assertion ${stranger} is not an assertion of trace ${trace}; nothing was archived.`);
+    const what = options.activeOnly ? "an active assertion" : "an assertion";
+    if (stranger) throw new AppError("bad_request", `Assertion ${stranger} is not ${what} of trace ${trace}; nothing was archived.`);
     await q.archiveAssertionRows(tx, organizationId, trace, ids, new Date());
   });
   return { archived: ids };

@@ -137,10 +137,11 @@ describe("MCP review-loop tools", () => {
     const stranger = newId();
     const bad = await callTool(client, "archive_trace_assertions", { traceId: t.id, assertionIds: [a.id, stranger] });
     expect(bad.isError).toBe(true);
-    expect(bad.text).toContain(stranger);
+    expect(bad.text).toBe(`Assertion ${stranger} is not an active assertion of trace ${t.id}; nothing was archived.`);
     const ok = await callTool(client, "archive_trace_assertions", { traceId: t.id, assertionIds: [a.id, b.id] });
     expect(ok.text).toContain("Archived 2 assertion(s)");
-    expect((await callTool(client, "archive_trace_assertions", { traceId: t.id, assertionIds: [a.id] })).isError).toBe(true);
+    const again = await callTool(client, "archive_trace_assertions", { traceId: t.id, assertionIds: [a.id] });
+    expect(again).toMatchObject({ isError: true, text: `Assertion ${a.id} is not an active assertion of trace ${t.id}; nothing was archived.` });
   });
 
   it("the four category tools; a category and an assignee on an assertion", async () => {
