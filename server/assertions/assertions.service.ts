@@ -92,14 +92,18 @@ export async function saveAssertions(
   auth: { organizationId: string; userId: string },
   body: TSaveAssertionsBody,
   writer: AssertionWriter = "rest",
+  options: { originalsOnly?: boolean } = {},
 ) {
   const { organizationId } = auth;
   const entries = body.updates.flatMap((u) => u.assertions);
   const reviewing = writer === "agent" || (writer === "rest" && entries.some((e) => e.approvalState !== undefined || e.assigneeEmail !== undefined));
   const ids = await db.transaction(async (tx) => {
-    const known = await q.findExistingTraceIds(tx, organizationId, body.updates.map((u) => u.traceId));
-    const missing = body.updates.find((u) => !known.has(u.traceId));
-    if (missing) throw notFound(`Trace ${missing.traceId}`);
+    if (options.originalsOnly) await checkOriginals(tx, organizationId, body.updates.map((u) => u.traceId));
+    else {
+      const known = await q.findExistingTraceIds(tx, organizationId, body.updates.map((u) => u.traceId));
+      const missing = body.updates.find((u) => !known.has(u.traceId));
+      if (missing) throw notFound(`Trace ${missing.traceId}`);
+    }
     await checkCategories(tx, organizationId, entries);
     const assignees = await resolveAssignees(tx, organizationId, entries);
     const editedIds = entries.flatMap((e) => (e.id ? [e.id] : []));
@@ -139,6 +143,20 @@ export async function saveAssertions(
   const rows = await q.findAssertionRowsById(db, organizationId, ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return { assertions: await toAssertionResponses(db, organizationId, ids.map((id) => byId.get(id)!)) };
+}
+
+/**
+ * originalsOnly (the agents' save_trace_assertions, docs/mcp.md): assertions belong on original traces, so a
+ * replay trace is refused, naming its original, as is a trace outside the organization.
+ */
+async function checkOriginals(db: DbClient, organizationId: string, traceIds: string[]) {
+  for (const traceId of traceIds) {
+    const lineage = await findTraceLineageIds(db, organizationId, traceId);
+    if (lineage.length === 0) throw new AppError("not_found", `Trace ${traceId} not found in this organization; nothing was written.`);
+    if (lineage.length > 1) {
+      throw new AppError("bad_request", `Trace ${traceId} is a replay; save assertions on its original trace ${lineage.at(-1)} instead. Nothing was written.`);
+    }
+  }
 }
 
 /** Approved and rejected record who decided and when; pending clears both. */
