@@ -59,6 +59,33 @@ export async function findTraceLineageIds(db: DbClient, organizationId: string, 
 }
 
 /** GET /api/sdk/traces/{traceId}/assertions: a trace of another organization is a 404. */
+/** What an agent reads before judging a trace: the approved assertions that apply, where they come from, and how many await review. */
+export interface TTraceAssertionsView {
+  traceId: string;
+  assertions: TTraceAssertion[];
+  /** The original whose assertions these are, when the trace has none of its own; else null. */
+  inheritedFrom: string | null;
+  /** Assertions awaiting review at the level the trace reads (its own, else its original's). */
+  pending: number;
+}
+
+/** get_trace_assertions (docs/mcp.md): a view per trace of the organization, in the given order; the other ids come back in unresolvedTraceIds. */
+export async function findTraceAssertionViews(db: DbClient, organizationId: string, traceIds: string[]) {
+  const traces: TTraceAssertionsView[] = [];
+  const unresolvedTraceIds: string[] = [];
+  for (const traceId of traceIds) {
+    const found = await findEffectiveAssertions(db, organizationId, traceId);
+    if (!found) {
+      unresolvedTraceIds.push(traceId);
+      continue;
+    }
+    const withDrafts = await findEffectiveAssertions(db, organizationId, traceId, { includeUnapproved: true });
+    const pending = (withDrafts?.assertions ?? []).filter((a) => a.approvalState === "pending").length;
+    traces.push({ traceId, assertions: await toAssertionResponses(db, organizationId, found.assertions), inheritedFrom: found.inheritedFrom, pending });
+  }
+  return { traces, unresolvedTraceIds };
+}
+
 export async function getTraceAssertions(db: Database, organizationId: string, traceId: string, options: { includeUnapproved?: boolean } = {}) {
   const found = await findEffectiveAssertions(db, organizationId, traceId, options);
   if (!found) throw notFound("Trace");
