@@ -101,7 +101,11 @@ export async function saveAgentLabelsWithVerdicts(db: Database, auth: { organiza
   return { unknownTraceIds: given, allUnknown: given.length === direct.size };
 }
 
-async function writeAgentLabels(db: Database, auth: { organizationId: string; userId: string }, body: TAgentLabelsBody, readBack: boolean) {
+type AgentLabelsWritten =
+  | { unknown: Array<{ i: number; given: string }> }
+  | { labels: Array<{ key: string; traceId: string | null; action: Action; unresolved?: boolean }>; current: TTraceLabels[] };
+
+async function writeAgentLabels(db: Database, auth: { organizationId: string; userId: string }, body: TAgentLabelsBody, readBack: boolean): Promise<AgentLabelsWritten> {
   const { organizationId } = auth;
   return db.transaction(async (tx) => {
     const { resolved, unknown } = await resolveEntries(tx, organizationId, body);
@@ -110,10 +114,10 @@ async function writeAgentLabels(db: Database, auth: { organizationId: string; us
       r.traceId && r.entry.assertionId ? [{ traceId: r.traceId, assertionId: r.entry.assertionId, where: `labels.${i}` }] : []));
     await lockAll(tx, organizationId, resolved.flatMap((r) => (r.traceId ? [r.traceId] : [])));
     const at = new Date();
-    const out = [];
+    const out: Array<{ key: string; traceId: string | null; action: Action; unresolved?: boolean }> = [];
     for (const { entry, key, traceId } of resolved) {
       if (!traceId) {
-        out.push({ key, traceId: null, action: "skipped" as const, unresolved: true });
+        out.push({ key, traceId: null, action: "skipped", unresolved: true });
         continue;
       }
       const target = { organizationId, traceId, assertionId: entry.assertionId ?? null };
