@@ -83,10 +83,16 @@ export async function saveAgentLabels(db: Database, auth: { organizationId: stri
   return { labels: written.labels };
 }
 
+/** What a batch did to one entry: the id the caller gave, the trace it resolved to (null: a replay not stored), the action. */
+export interface TLabelWrite {
+  key: string;
+  traceId: string | null;
+  action: Action;
+  unresolved?: boolean;
+}
+
 /** The verdicts in force after a write, beside what the write did to each entry (the agents' door answers with both). */
-export type TLabelWritesReport =
-  | { unknownTraceIds: string[]; allUnknown: boolean }
-  | { labels: Array<{ key: string; traceId: string | null; action: Action; unresolved?: boolean }>; current: TTraceLabels[] };
+export type TLabelWritesReport = { unknownTraceIds: string[]; allUnknown: boolean } | { labels: TLabelWrite[]; current: TTraceLabels[] };
 
 /**
  * saveAgentLabels for the agents' door (docs/mcp.md, "Results"): direct trace ids outside the organization
@@ -101,9 +107,7 @@ export async function saveAgentLabelsWithVerdicts(db: Database, auth: { organiza
   return { unknownTraceIds: given, allUnknown: given.length === direct.size };
 }
 
-type AgentLabelsWritten =
-  | { unknown: Array<{ i: number; given: string }> }
-  | { labels: Array<{ key: string; traceId: string | null; action: Action; unresolved?: boolean }>; current: TTraceLabels[] };
+type AgentLabelsWritten = { unknown: Array<{ i: number; given: string }> } | { labels: TLabelWrite[]; current: TTraceLabels[] };
 
 async function writeAgentLabels(db: Database, auth: { organizationId: string; userId: string }, body: TAgentLabelsBody, readBack: boolean): Promise<AgentLabelsWritten> {
   const { organizationId } = auth;
@@ -114,7 +118,7 @@ async function writeAgentLabels(db: Database, auth: { organizationId: string; us
       r.traceId && r.entry.assertionId ? [{ traceId: r.traceId, assertionId: r.entry.assertionId, where: `labels.${i}` }] : []));
     await lockAll(tx, organizationId, resolved.flatMap((r) => (r.traceId ? [r.traceId] : [])));
     const at = new Date();
-    const out: Array<{ key: string; traceId: string | null; action: Action; unresolved?: boolean }> = [];
+    const out: TLabelWrite[] = [];
     for (const { entry, key, traceId } of resolved) {
       if (!traceId) {
         out.push({ key, traceId: null, action: "skipped", unresolved: true });
