@@ -38,8 +38,10 @@ function count(reportFile) {
   }
 }
 
+const runStarted = Date.now();
 function summary() {
-  console.log(`\ntotal: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+  const minutes = ((Date.now() - runStarted) / 60_000).toFixed(1);
+  console.log(`\ntotal: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped (${minutes} min)`);
 }
 
 /** Spawns a stage; resolves with its exit status. `log` sends its output to a file instead of this terminal. */
@@ -78,15 +80,35 @@ function fail(title, seconds, status) {
   process.exit(status || 1);
 }
 
+/** The machine's CPU time so far, busy and total, from /proc/stat (Linux); undefined elsewhere. */
+function cpuTimes() {
+  try {
+    const fields = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+    const idle = fields[3] + (fields[4] ?? 0);
+    const total = fields.reduce((a, b) => a + b, 0);
+    return { busy: total - idle, total };
+  } catch {
+    return undefined;
+  }
+}
+
+/** ", CPU 73% busy": how much of the machine a stage kept busy (what decides whether another can run beside it). */
+function cpuBusy(since) {
+  const now = cpuTimes();
+  if (!since || !now || now.total === since.total) return "";
+  return `, CPU ${Math.round((100 * (now.busy - since.busy)) / (now.total - since.total))}% busy`;
+}
+
 /** Runs a stage in the main line, its output on this terminal; exits on failure. */
 async function run(title, command, args, env, reportFile, cwd = root) {
   console.log(`\n▶ ${title}`);
   const started = Date.now();
+  const cpu = cpuTimes();
   const status = await spawnStage(command, args, env, cwd, null);
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
   if (reportFile) count(reportFile);
   if (status !== 0) fail(title, seconds, status);
-  console.log(`✔ ${title} (${seconds}s)`);
+  console.log(`✔ ${title} (${seconds}s${cpuBusy(cpu)})`);
 }
 
 /**
