@@ -35,8 +35,11 @@ export function readMigrations(dir: string = defaultMigrationsDir()): Migration[
     });
 }
 
-/** Applies pending migrations, then on Citus distributes what is not distributed yet; returns the names it applied. */
-export async function migrate(db: SqlDatabase, migrations: Migration[] = readMigrations()): Promise<string[]> {
+/**
+ * Applies pending migrations, then on Citus distributes what is not distributed yet; returns the names it applied.
+ * `distribute: false` leaves the tables as they are (a test playing a version of Reprise from before distribution).
+ */
+export async function migrate(db: SqlDatabase, migrations: Migration[] = readMigrations(), options: { distribute?: boolean } = {}): Promise<string[]> {
   await db.transaction(async (tx) => {
     await tx.query(sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`);
     await tx.exec(`CREATE TABLE IF NOT EXISTS reprise_migrations (
@@ -68,7 +71,7 @@ export async function migrate(db: SqlDatabase, migrations: Migration[] = readMig
     });
     if (didApply) applied.push(migration.name);
   }
-  await distributeOnCitus(db);
+  if (options.distribute !== false) await distributeOnCitus(db);
   return applied;
 }
 

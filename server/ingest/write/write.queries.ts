@@ -47,19 +47,17 @@ export function newWriteStamp(): TWriteStamp {
   return { at: new Date(), token: String((1n << 62n) + random) };
 }
 
+/** Requests of up to this many traces have their traces upsert prepared (one statement text per count). */
+const PREPARED_TRACE_COUNTS = 16;
+
 /**
- * Inserts or updates the request's traces; returns each trace's dropped flag after the write. The upsert
+ * Inserts or updates the request's traces; its rows are `{ id, dropped }`, each trace's dropped flag after the write. The upsert
  * row-locks every trace the request touches until commit, which is what makes the completion check of
  * completeReadyTraces happen once per trace. A multi-row VALUES list with the organization as a constant, so
  * on Citus the statement goes whole to the one shard that holds the organization (docs/operations.md,
  * "Citus"). ON CONFLICT … DO UPDATE reads only the stored row, EXCLUDED and parameters: what a row's insert
  * value cannot tell (whether a field was sent at all) is passed as lists of trace ids.
  */
-export async function upsertTraces(tx: SqlClient, organizationId: string, traces: TTraceRow[], stamp: TWriteStamp): Promise<Array<{ id: string; dropped: boolean }>> {
-  return tx.query(upsertTracesStatement(organizationId, traces, stamp).statement);
-}
-
-/** The statement of upsertTraces, for a batch (SqlDatabase.batch); its rows are `{ id, dropped }`. */
 export function upsertTracesStatement(organizationId: string, traces: TTraceRow[], stamp: TWriteStamp): TBatchStatement {
   const at = stamp.at.toISOString();
   const ids = (keep: (t: TTraceRow) => boolean) => uuidArray(traces.filter(keep).map((t) => t.id));
@@ -108,6 +106,8 @@ export function upsertTracesStatement(organizationId: string, traces: TTraceRow[
       replay_attempt = COALESCE(EXCLUDED.replay_attempt, t.replay_attempt),
       updated_at = EXCLUDED.updated_at
     RETURNING t.id, t.dropped`,
+    // Its text depends only on the number of traces: the usual counts are parsed once per connection.
+    prepareAs: traces.length <= PREPARED_TRACE_COUNTS ? `reprise_ingest_upsert_traces_${traces.length}` : undefined,
   };
 }
 
@@ -127,15 +127,7 @@ export async function deleteSpansOfTraces(tx: SqlClient, organizationId: string,
 
 /**
  * Upserts spans. A final payload replaces a start snapshot, never the reverse; of two final copies the
- * later one wins (docs/architecture.md, "Ingestion and completion").
- */
-export async function upsertSpans(tx: SqlClient, organizationId: string, spans: TSpanArrays, traceIds: string[], stamp: TWriteStamp): Promise<void> {
-  const { statement, prepareAs } = upsertSpansStatement(organizationId, spans, traceIds, stamp);
-  await tx.query(statement, { prepareAs });
-}
-
-/**
- * upsertSpans as a batch's statement (SqlDatabase.batch). It runs after the traces upsert of the same
+ * later one wins (docs/architecture.md, "Ingestion and completion"). It runs after the traces upsert of the same
  * transaction, which holds each trace's row lock, so the spans of a trace that is dropped (by this request, or by
  * one committed before the lock was taken) are discarded here; a drop committed while that upsert waited is
  * scrubbed by completion's statement, which runs last. A span that became final in this write attempt carries
