@@ -26,7 +26,7 @@ export const postNativeTraces = defineRoute({
       sanitizeJsonValue([...traces.values()], { nul: 0, surrogates: 0 });
       const result = await ingestBatch(db, auth, items, {
         concurrency: getEnv().REPRISE_OTLP_INGEST_CONCURRENCY,
-        afterWrite: (tx, traceIds) => recordNativeTraces(tx, auth.organizationId, traceIds.flatMap((id) => traces.get(id) ?? [])),
+        afterWrite: (tx, traceIds, stamp) => recordNativeTraces(tx, auth.organizationId, traceIds.flatMap((id) => traces.get(id) ?? []), stamp),
       });
       // Events that committed while these spans were written: map those spans once more.
       const after = await loadLogEvents(db, auth.organizationId, genAi);
