@@ -11,47 +11,94 @@ const statusType = root.lookupType("google.rpc.Status");
 const logsRequestType = root.lookupType("opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest");
 const logsResponseType = root.lookupType("opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse");
 
-/** The decoded shapes we read (protobufjs messages use camelCase field names). */
+/**
+ * The decoded messages (protobufjs messages use camelCase field names). Unset scalar fields read as their
+ * proto3 defaults (on the prototype), unset message fields as null, unset repeated fields as [].
+ */
 export interface PbAnyValue {
   /** The oneof's virtual field: the name of the member that is set ("stringValue", "intValue", …). */
   value?: string;
   stringValue?: string;
   boolValue?: boolean;
-  intValue?: unknown;
+  /** int64: a Long (protobufjs's 64-bit integer) or a number. */
+  intValue?: PbLong | number;
   doubleValue?: number;
   bytesValue?: Uint8Array;
-  arrayValue?: { values?: PbAnyValue[] };
-  kvlistValue?: { values?: PbKeyValue[] };
+  arrayValue?: { values?: PbAnyValue[] } | null;
+  kvlistValue?: { values?: PbKeyValue[] } | null;
 }
 export interface PbKeyValue {
   key?: string;
-  value?: PbAnyValue;
+  value?: PbAnyValue | null;
 }
-export interface PbSpan {
+/** protobufjs's Long: the two 32-bit halves of a 64-bit integer. */
+export interface PbLong {
+  low: number;
+  high: number;
+  unsigned: boolean;
+}
+type PbInt64 = PbLong | number;
+export interface PbScope {
+  name?: string;
+  version?: string;
+}
+export interface PbEvent {
+  timeUnixNano?: PbInt64;
   name?: string;
   attributes?: PbKeyValue[];
 }
+export interface PbLink {
+  traceId?: Uint8Array;
+  spanId?: Uint8Array;
+  attributes?: PbKeyValue[];
+}
+export interface PbSpan {
+  traceId?: Uint8Array;
+  spanId?: Uint8Array;
+  parentSpanId?: Uint8Array;
+  flags?: number;
+  name?: string;
+  kind?: number;
+  startTimeUnixNano?: PbInt64;
+  endTimeUnixNano?: PbInt64;
+  attributes?: PbKeyValue[];
+  events?: PbEvent[];
+  links?: PbLink[];
+  status?: { message?: string; code?: number } | null;
+}
 export interface PbExportTraceServiceRequest {
-  resourceSpans?: Array<{ scopeSpans?: Array<{ spans?: PbSpan[] }> }>;
+  resourceSpans?: Array<{ resource?: { attributes?: PbKeyValue[] } | null; scopeSpans?: Array<{ scope?: PbScope | null; spans?: PbSpan[] }> }>;
+}
+export interface PbLogRecord {
+  timeUnixNano?: PbInt64;
+  observedTimeUnixNano?: PbInt64;
+  body?: PbAnyValue | null;
+  attributes?: PbKeyValue[];
+  traceId?: Uint8Array;
+  spanId?: Uint8Array;
+  eventName?: string;
+}
+export interface PbExportLogsServiceRequest {
+  resourceLogs?: Array<{ scopeLogs?: Array<{ logRecords?: PbLogRecord[] }> }>;
 }
 
-/** Decodes a request body; throws (protobufjs's error) when the bytes are not an ExportTraceServiceRequest. */
+/**
+ * Decodes a traces request body to protobufjs messages, the one protobuf decoder of the server: both OTLP
+ * doors read its output through server/ingest/otlp-wire. Throws (protobufjs's error) when the bytes are not
+ * an ExportTraceServiceRequest.
+ */
 export function decodeExportRequest(bytes: Uint8Array): PbExportTraceServiceRequest {
   return requestType.decode(bytes) as unknown as PbExportTraceServiceRequest;
 }
 
-/**
- * Decodes a request to plain objects (the native OpenTelemetry door reads every field): 64-bit integers
- * as decimal strings, enums as numbers, bytes as Uint8Array, only the fields present on the wire.
- */
-export function decodeExportRequestObject(bytes: Uint8Array): Record<string, unknown> {
-  const message = requestType.decode(bytes);
-  return requestType.toObject(message, { longs: String, enums: Number, defaults: false, arrays: false, oneofs: false });
+/** Decodes a logs request body, as decodeExportRequest does for traces. */
+export function decodeExportLogsRequest(bytes: Uint8Array): PbExportLogsServiceRequest {
+  return logsRequestType.decode(bytes) as unknown as PbExportLogsServiceRequest;
 }
 
 /** Encodes a request (tests and the benchmark build protobuf bodies with it). */
-export function encodeExportRequest(request: PbExportTraceServiceRequest): Uint8Array {
-  return requestType.encode(requestType.fromObject(request as Record<string, unknown>)).finish();
+export function encodeExportRequest(request: Record<string, unknown>): Uint8Array {
+  return requestType.encode(requestType.fromObject(request)).finish();
 }
 
 export interface PartialSuccess {
@@ -76,12 +123,6 @@ export function encodeStatus(code: number, message: string): Uint8Array {
 
 export function decodeStatus(bytes: Uint8Array): { code?: number; message?: string } {
   return statusType.toObject(statusType.decode(bytes)) as { code?: number; message?: string };
-}
-
-/** Decodes an OTLP logs request to plain objects, as decodeExportRequestObject does for traces. */
-export function decodeExportLogsRequestObject(bytes: Uint8Array): Record<string, unknown> {
-  const message = logsRequestType.decode(bytes);
-  return logsRequestType.toObject(message, { longs: String, enums: Number, defaults: false, arrays: false, oneofs: false });
 }
 
 /** Encodes a logs request (tests). */

@@ -104,6 +104,27 @@ describe("admin CLI", () => {
     expect(out.stderr).toContain(message);
   });
 
+  it("reports a malformed command line without opening the database", () => {
+    // A database that is not there: a command line checked first never learns it.
+    const absent = path.join(os.tmpdir(), `reprise-admin-absent-${process.pid}`);
+    const nowhere = { DATABASE_URL: onPostgres ? "postgresql://postgres@127.0.0.1:1/none" : "", REPRISE_DATA_DIR: absent };
+    for (const [args, message] of [
+      [["create-org", "--name", "X"], "Missing --email, --password"],
+      [["create-org", "--name", "X", "--email", "not-an-email", "--password", "long enough"], "--email must be an email address"],
+      [["create-api-key", "--email", "not-an-email"], "--email must be an email address"],
+    ] as const) {
+      const result = spawnSync(process.execPath, [path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/admin.ts", ...args], {
+        cwd: root,
+        env: { ...process.env, ...nowhere, REPRISE_LOG_LEVEL: "silent" },
+        encoding: "utf8",
+      });
+      expect(result.status).not.toBe(0);
+      expect(result.stderr).toContain(message);
+      expect(result.stderr).not.toMatch(/ECONNREFUSED|connect/i);
+    }
+    expect(fs.existsSync(absent)).toBe(false);
+  });
+
   it.runIf(!onPostgres)("while a server holds the embedded database, sends the command to it over an owner-only socket", async () => {
     // This test process plays the server: it holds the data directory's lock and listens as start-up does.
     const db = await openDatabase({ dataDir: env.REPRISE_DATA_DIR });

@@ -8,7 +8,7 @@ import { isLiveOwner, LOCK_FILE_NAME, readOwner } from "../server/db/data-dir-lo
 import { migrate } from "../server/db/migrator.ts";
 import { getEnv } from "../server/env.ts";
 import { adminSocketPath, sendAdminCommand } from "../server/auth/admin-channel.ts";
-import { AdminUsageError, describeAdminError, isAdminCommand, runAdminCommand } from "../server/auth/admin-commands.ts";
+import { AdminUsageError, checkAdminCommand, describeAdminError, isAdminCommand, runAdminCommand } from "../server/auth/admin-commands.ts";
 
 const USAGE = `Usage: npm run --silent admin -- <command> [options]
 
@@ -43,6 +43,7 @@ async function main(argv: string[]): Promise<number> {
   if (!isAdminCommand(commandName)) throw new AdminUsageError(`Unknown command "${commandName}".`);
   const { help: _help, ...given } = values;
   const flags = Object.fromEntries(Object.entries(given).filter(([, v]) => typeof v === "string")) as Record<string, string>;
+  checkAdminCommand(commandName, flags);
   const env = getEnv();
   const result = env.DATABASE_URL ? await runHere(env, commandName, flags) : ((await runOnServer(env.REPRISE_DATA_DIR, commandName, flags)) ?? (await runHere(env, commandName, flags)));
   process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -4,14 +4,15 @@
 //   2. the integration tests again on PostgreSQL when TEST_DATABASE_URL (or DATABASE_URL) is set
 //   2b. the integration tests again on a Citus cluster: TEST_CITUS_URL's, or a local one scripts/citus-cluster.mjs
 //      starts (ports 9701-9703) when this machine's PostgreSQL has Citus installed
-//   3. the SDK's tests (npm workspace sdks/typescript/)
-//   4. the other SDKs' own suites (sdks/<language>/reprise-sdk.json), when their toolchain is installed
-//   5. the SDK conformance scenarios (sdks/conformance/), against every SDK whose toolchain is installed
-//   6. the Playwright journeys in Chromium, when e2e/ has specs
+//   beside 1-2b, one after another, their output printed when they end: the SDK's tests (npm workspace
+//      sdks/typescript/), the other SDKs' own suites (sdks/<language>/reprise-sdk.json, when their toolchain is
+//      installed) and the SDK conformance scenarios (sdks/conformance/, against every SDK whose toolchain is installed)
+//   3. the Playwright journeys in Chromium, when e2e/ has specs
+//   4. the system tests: the built server, started as `npm start` does
 // Stops at the first failing stage and exits non-zero; ends with one "N passed, N failed" line.
 import fs from "node:fs";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { ensureGenerated } from "./ensure-generated.mjs";
 import { CITUS_INSTALL_HINT, citusInstalled, startCitusCluster } from "./citus-cluster.mjs";
 
@@ -37,23 +38,108 @@ function count(reportFile) {
   }
 }
 
+const runStarted = Date.now();
 function summary() {
-  console.log(`\ntotal: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+  const minutes = ((Date.now() - runStarted) / 60_000).toFixed(1);
+  console.log(`\ntotal: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped (${minutes} min)`);
 }
 
-function run(title, command, args, env, reportFile, cwd = root) {
+/** Spawns a stage; resolves with its exit status. `log` sends its output to a file instead of this terminal. */
+function spawnStage(command, args, env, cwd, log) {
+  return new Promise((resolve) => {
+    const out = log ? fs.openSync(log, "w") : "inherit";
+    const child = spawn(command, args, { cwd, stdio: ["ignore", out, out], env: { ...process.env, ...env }, detached: Boolean(log) });
+    if (log) {
+      fs.closeSync(out);
+      besideChildren.add(child);
+    }
+    child.on("error", () => resolve(1));
+    child.on("exit", (code, signal) => {
+      besideChildren.delete(child);
+      resolve(code ?? (signal ? 1 : 0));
+    });
+  });
+}
+
+/** The stages running beside the main line (their own process groups), stopped if the run ends early. */
+const besideChildren = new Set();
+process.on("exit", () => {
+  for (const child of besideChildren) {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+});
+
+function fail(title, seconds, status) {
+  console.error(`✖ ${title} failed after ${seconds}s`);
+  if (totals.failed === 0) totals.failed = 1;
+  summary();
+  process.exit(status || 1);
+}
+
+/** The machine's CPU time so far, busy and total, from /proc/stat (Linux); undefined elsewhere. */
+function cpuTimes() {
+  try {
+    const fields = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+    const idle = fields[3] + (fields[4] ?? 0);
+    const total = fields.reduce((a, b) => a + b, 0);
+    return { busy: total - idle, total };
+  } catch {
+    return undefined;
+  }
+}
+
+/** ", CPU 73% busy": how much of the machine a stage kept busy (what decides whether another can run beside it). */
+function cpuBusy(since) {
+  const now = cpuTimes();
+  if (!since || !now || now.total === since.total) return "";
+  return `, CPU ${Math.round((100 * (now.busy - since.busy)) / (now.total - since.total))}% busy`;
+}
+
+/** Runs a stage in the main line, its output on this terminal; exits on failure. */
+async function run(title, command, args, env, reportFile, cwd = root) {
   console.log(`\n▶ ${title}`);
   const started = Date.now();
-  const result = spawnSync(command, args, { cwd, stdio: "inherit", env: { ...process.env, ...env } });
+  const cpu = cpuTimes();
+  const status = await spawnStage(command, args, env, cwd, null);
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
   if (reportFile) count(reportFile);
-  if (result.status !== 0) {
-    console.error(`✖ ${title} failed after ${seconds}s`);
-    if (totals.failed === 0) totals.failed = 1;
-    summary();
-    process.exit(result.status ?? 1);
-  }
-  console.log(`✔ ${title} (${seconds}s)`);
+  if (status !== 0) fail(title, seconds, status);
+  console.log(`✔ ${title} (${seconds}s${cpuBusy(cpu)})`);
+}
+
+/**
+ * Runs stages one after another beside the main line, each one's output kept in a log file and printed once it
+ * ends. For the stages that spend most of their time waiting (the SDK suites and the conformance scenarios wait on
+ * retries, deadlines and their child processes: ~100 s of CPU in a 250 s stage on two cores), so they overlap the
+ * CPU-bound database stages instead of adding their length to the run. Returns a function that waits for them all
+ * and exits on the first failure.
+ */
+function runBeside(stages) {
+  const results = [];
+  const done = (async () => {
+    for (const stage of stages) {
+      const log = path.join(reports, `${stage.name}.log`);
+      const started = Date.now();
+      const status = await spawnStage(stage.command, stage.args, stage.env, stage.cwd ?? root, log);
+      results.push({ ...stage, log, status, seconds: ((Date.now() - started) / 1000).toFixed(0) });
+      if (status !== 0) return;
+    }
+  })();
+  return async () => {
+    await done;
+    for (const stage of results) {
+      console.log(`\n▶ ${stage.title} (ran beside the database stages; its output follows)`);
+      process.stdout.write(fs.readFileSync(stage.log, "utf8"));
+      if (stage.reportFile) count(stage.reportFile);
+      else if (stage.status === 0) totals.passed += 1;
+      if (stage.status !== 0) fail(stage.title, stage.seconds, stage.status);
+      console.log(`✔ ${stage.title} (${stage.seconds}s)`);
+    }
+  };
 }
 
 const vitestArgs = (name) => ["--reporter=default", "--reporter=json", `--outputFile.json=${path.join(reports, `${name}.json`)}`];
@@ -63,12 +149,54 @@ const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
 // No stage may inherit DATABASE_URL, or the app code under test would use it instead of its own database.
 const noDb = { DATABASE_URL: "" };
 
-run("lint (ESLint: layers, feature order, database access)", bin("eslint"), ["."], noDb);
+await run("lint (ESLint: layers, feature order, database access)", bin("eslint"), ["."], noDb);
 
-run("unit and integration tests on PGlite", bin("vitest"), ["run", ...vitestArgs("pglite")], noDb, path.join(reports, "pglite.json"));
+// Beside the database stages: the SDKs' own suites and the conformance scenarios (runBeside says why).
+const beside = [];
+const sdkPackage = path.join(root, "sdks", "typescript", "package.json");
+if (fs.existsSync(sdkPackage) && JSON.parse(fs.readFileSync(sdkPackage, "utf8")).scripts?.test) {
+  beside.push({ name: "sdk", title: "SDK tests", command: "npm", args: ["test", "--silent", "-w", "sdks/typescript", "--", ...vitestArgs("sdk")], env: noDb, reportFile: path.join(reports, "sdk.json") });
+}
+
+// The other SDKs (sdks/<language>/reprise-sdk.json): each names the toolchain it needs and its test command,
+// run in its own folder. A missing toolchain skips that SDK with a line saying what to install.
+const sdksDir = path.join(root, "sdks");
+for (const name of fs.existsSync(sdksDir) ? fs.readdirSync(sdksDir).sort() : []) {
+  const manifestFile = path.join(sdksDir, name, "reprise-sdk.json");
+  if (!fs.existsSync(manifestFile)) continue;
+  const manifest = JSON.parse(fs.readFileSync(manifestFile, "utf8"));
+  if (!manifest.test) continue;
+  const missing = (manifest.requires ?? []).filter((tool) => spawnSync("sh", ["-c", `command -v ${tool}`]).status !== 0);
+  if (missing.length > 0) {
+    console.log(`\n(skipping the ${manifest.title} tests: ${missing.join(", ")} not found; install with \`${manifest.install}\`)`);
+    continue;
+  }
+  beside.push({ name: `sdk-${name}`, title: `${manifest.title} tests`, command: manifest.test[0], args: manifest.test.slice(1), env: { ...noDb, ...(manifest.env ?? {}) }, cwd: path.join(sdksDir, name) });
+}
+
+// The conformance scenarios run against every SDK with a `conformanceDriver`; the runner itself skips an SDK
+// whose toolchain is missing, and this line says so up front.
+const conformanceConfig = path.join(root, "sdks", "conformance", "vitest.config.ts");
+if (fs.existsSync(conformanceConfig)) {
+  for (const name of fs.readdirSync(sdksDir).sort()) {
+    const manifestFile = path.join(sdksDir, name, "reprise-sdk.json");
+    if (!fs.existsSync(manifestFile)) continue;
+    const manifest = JSON.parse(fs.readFileSync(manifestFile, "utf8"));
+    if (!manifest.conformanceDriver) continue;
+    const missing = (manifest.requires ?? []).filter((tool) => spawnSync("sh", ["-c", `command -v ${tool}`]).status !== 0);
+    if (missing.length > 0) {
+      console.log(`\n(skipping the ${manifest.title} conformance scenarios: ${missing.join(", ")} not found; install with \`${manifest.install}\`)`);
+    }
+  }
+  beside.push({ name: "conformance", title: "SDK conformance", command: bin("vitest"), args: ["run", "--config", conformanceConfig, ...vitestArgs("conformance")], env: noDb, reportFile: path.join(reports, "conformance.json") });
+}
+if (beside.length > 0) console.log(`\n▶ beside the database stages: ${beside.map((s) => s.title).join(", ")} (output shown when they end)`);
+const besideDone = runBeside(beside);
+
+await run("unit and integration tests on PGlite", bin("vitest"), ["run", ...vitestArgs("pglite")], noDb, path.join(reports, "pglite.json"));
 
 if (pgUrl) {
-  run(
+  await run(
     "integration tests on PostgreSQL",
     bin("vitest"),
     ["run", ".int.test.ts", ...vitestArgs("postgres")],
@@ -90,7 +218,7 @@ if (!citusUrl && citusInstalled()) {
   citusUrl = cluster.url;
 }
 if (citusUrl) {
-  run(
+  await run(
     "integration tests on Citus (coordinator + workers)",
     bin("vitest"),
     ["run", ".int.test.ts", ...vitestArgs("citus")],
@@ -101,48 +229,11 @@ if (citusUrl) {
   console.log(`\n(skipping the Citus run: ${CITUS_INSTALL_HINT}, or set TEST_CITUS_URL=postgresql://… to a cluster's coordinator)`);
 }
 
-const sdkPackage = path.join(root, "sdks", "typescript", "package.json");
-if (fs.existsSync(sdkPackage) && JSON.parse(fs.readFileSync(sdkPackage, "utf8")).scripts?.test) {
-  run("SDK tests", "npm", ["test", "--silent", "-w", "sdks/typescript", "--", ...vitestArgs("sdk")], noDb, path.join(reports, "sdk.json"));
-}
-
-// The other SDKs (sdks/<language>/reprise-sdk.json): each names the toolchain it needs and its test command,
-// run in its own folder. A missing toolchain skips that SDK with a line saying what to install.
-const sdksDir = path.join(root, "sdks");
-for (const name of fs.existsSync(sdksDir) ? fs.readdirSync(sdksDir).sort() : []) {
-  const manifestFile = path.join(sdksDir, name, "reprise-sdk.json");
-  if (!fs.existsSync(manifestFile)) continue;
-  const manifest = JSON.parse(fs.readFileSync(manifestFile, "utf8"));
-  if (!manifest.test) continue;
-  const missing = (manifest.requires ?? []).filter((tool) => spawnSync("sh", ["-c", `command -v ${tool}`]).status !== 0);
-  if (missing.length > 0) {
-    console.log(`\n(skipping the ${manifest.title} tests: ${missing.join(", ")} not found; install with \`${manifest.install}\`)`);
-    continue;
-  }
-  run(`${manifest.title} tests`, manifest.test[0], manifest.test.slice(1), { ...noDb, ...(manifest.env ?? {}) }, null, path.join(sdksDir, name));
-  totals.passed += 1;
-}
-
-// The conformance scenarios run against every SDK with a `conformanceDriver`; the runner itself skips an SDK
-// whose toolchain is missing, and this line says so up front.
-const conformanceConfig = path.join(root, "sdks", "conformance", "vitest.config.ts");
-if (fs.existsSync(conformanceConfig)) {
-  for (const name of fs.readdirSync(sdksDir).sort()) {
-    const manifestFile = path.join(sdksDir, name, "reprise-sdk.json");
-    if (!fs.existsSync(manifestFile)) continue;
-    const manifest = JSON.parse(fs.readFileSync(manifestFile, "utf8"));
-    if (!manifest.conformanceDriver) continue;
-    const missing = (manifest.requires ?? []).filter((tool) => spawnSync("sh", ["-c", `command -v ${tool}`]).status !== 0);
-    if (missing.length > 0) {
-      console.log(`\n(skipping the ${manifest.title} conformance scenarios: ${missing.join(", ")} not found; install with \`${manifest.install}\`)`);
-    }
-  }
-  run("SDK conformance", bin("vitest"), ["run", "--config", conformanceConfig, ...vitestArgs("conformance")], noDb, path.join(reports, "conformance.json"));
-}
+await besideDone();
 
 const e2eDir = path.join(root, "e2e");
 if (fs.existsSync(e2eDir) && fs.readdirSync(e2eDir).some((f) => f.endsWith(".spec.ts"))) {
-  run(
+  await run(
     "end-to-end tests (Playwright, Chromium)",
     bin("playwright"),
     ["test", "--reporter=list,json"],
@@ -151,7 +242,7 @@ if (fs.existsSync(e2eDir) && fs.readdirSync(e2eDir).some((f) => f.endsWith(".spe
   );
 }
 
-run(
+await run(
   "system tests (the built server, started as npm start does)",
   bin("vitest"),
   ["run", "--config", "vitest.system.config.ts", ...vitestArgs("system")],

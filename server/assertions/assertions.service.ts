@@ -59,6 +59,33 @@ export async function findTraceLineageIds(db: DbClient, organizationId: string, 
 }
 
 /** GET /api/sdk/traces/{traceId}/assertions: a trace of another organization is a 404. */
+/** What an agent reads before judging a trace: the approved assertions that apply, where they come from, and how many await review. */
+export interface TTraceAssertionsView {
+  traceId: string;
+  assertions: TTraceAssertion[];
+  /** The original whose assertions these are, when the trace has none of its own; else null. */
+  inheritedFrom: string | null;
+  /** Assertions awaiting review at the level the trace reads (its own, else its original's). */
+  pending: number;
+}
+
+/** get_trace_assertions (docs/mcp.md): a view per trace of the organization, in the given order; the other ids come back in unresolvedTraceIds. */
+export async function findTraceAssertionViews(db: DbClient, organizationId: string, traceIds: string[]) {
+  const traces: TTraceAssertionsView[] = [];
+  const unresolvedTraceIds: string[] = [];
+  for (const traceId of traceIds) {
+    const found = await findEffectiveAssertions(db, organizationId, traceId);
+    if (!found) {
+      unresolvedTraceIds.push(traceId);
+      continue;
+    }
+    const withDrafts = await findEffectiveAssertions(db, organizationId, traceId, { includeUnapproved: true });
+    const pending = (withDrafts?.assertions ?? []).filter((a) => a.approvalState === "pending").length;
+    traces.push({ traceId, assertions: await toAssertionResponses(db, organizationId, found.assertions), inheritedFrom: found.inheritedFrom, pending });
+  }
+  return { traces, unresolvedTraceIds };
+}
+
 export async function getTraceAssertions(db: Database, organizationId: string, traceId: string, options: { includeUnapproved?: boolean } = {}) {
   const found = await findEffectiveAssertions(db, organizationId, traceId, options);
   if (!found) throw notFound("Trace");
@@ -92,14 +119,18 @@ export async function saveAssertions(
   auth: { organizationId: string; userId: string },
   body: TSaveAssertionsBody,
   writer: AssertionWriter = "rest",
+  options: { originalsOnly?: boolean } = {},
 ) {
   const { organizationId } = auth;
   const entries = body.updates.flatMap((u) => u.assertions);
   const reviewing = writer === "agent" || (writer === "rest" && entries.some((e) => e.approvalState !== undefined || e.assigneeEmail !== undefined));
   const ids = await db.transaction(async (tx) => {
-    const known = await q.findExistingTraceIds(tx, organizationId, body.updates.map((u) => u.traceId));
-    const missing = body.updates.find((u) => !known.has(u.traceId));
-    if (missing) throw notFound(`Trace ${missing.traceId}`);
+    if (options.originalsOnly) await checkOriginals(tx, organizationId, body.updates.map((u) => u.traceId));
+    else {
+      const known = await q.findExistingTraceIds(tx, organizationId, body.updates.map((u) => u.traceId));
+      const missing = body.updates.find((u) => !known.has(u.traceId));
+      if (missing) throw notFound(`Trace ${missing.traceId}`);
+    }
     await checkCategories(tx, organizationId, entries);
     const assignees = await resolveAssignees(tx, organizationId, entries);
     const editedIds = entries.flatMap((e) => (e.id ? [e.id] : []));
@@ -139,6 +170,20 @@ export async function saveAssertions(
   const rows = await q.findAssertionRowsById(db, organizationId, ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return { assertions: await toAssertionResponses(db, organizationId, ids.map((id) => byId.get(id)!)) };
+}
+
+/**
+ * originalsOnly (the agents' save_trace_assertions, docs/mcp.md): assertions belong on original traces, so a
+ * replay trace is refused, naming its original, as is a trace outside the organization.
+ */
+async function checkOriginals(db: DbClient, organizationId: string, traceIds: string[]) {
+  for (const traceId of traceIds) {
+    const lineage = await findTraceLineageIds(db, organizationId, traceId);
+    if (lineage.length === 0) throw new AppError("not_found", `Trace ${traceId} not found in this organization; nothing was written.`);
+    if (lineage.length > 1) {
+      throw new AppError("bad_request", `Trace ${traceId} is a replay; save assertions on its original trace ${lineage.at(-1)} instead. Nothing was written.`);
+    }
+  }
 }
 
 /** Approved and rejected record who decided and when; pending clears both. */
@@ -199,15 +244,23 @@ export async function reviewAssertions(db: Database, auth: { organizationId: str
  * hidden from every read, kept in the table. Already-archived ids of this trace are reported again (idempotent); an
  * id that is not an assertion of this trace is a 400 and nothing is archived.
  */
-export async function archiveAssertions(db: Database, organizationId: string, traceId: string, assertionIds: string[]) {
+export async function archiveAssertions(
+  db: Database,
+  organizationId: string,
+  traceId: string,
+  assertionIds: string[],
+  options: { activeOnly?: boolean } = {},
+) {
   if (!isUuid(traceId) || !(await q.findTraceLineage(db, organizationId, traceId.toLowerCase()))) throw notFound("Trace");
   const trace = traceId.toLowerCase();
   const ids = [...new Set(assertionIds)];
   await db.transaction(async (tx) => {
     const rows = await q.findAssertionRowsById(tx, organizationId, ids);
-    const ofTrace = new Set(rows.filter((r) => r.traceId === trace).map((r) => r.id));
+    // activeOnly (the agents' archive_trace_assertions, docs/mcp.md): an already archived id is refused too.
+    const ofTrace = new Set(rows.filter((r) => r.traceId === trace && !(options.activeOnly && r.archivedAt)).map((r) => r.id));
     const stranger = ids.find((id) => !ofTrace.has(id));
-    if (stranger) throw new AppError("bad_request", `Assertion ${stranger} is not an assertion of trace ${trace}; nothing was archived.`);
+    const what = options.activeOnly ? "an active assertion" : "an assertion";
+    if (stranger) throw new AppError("bad_request", `Assertion ${stranger} is not ${what} of trace ${trace}; nothing was archived.`);
     await q.archiveAssertionRows(tx, organizationId, trace, ids, new Date());
   });
   return { archived: ids };

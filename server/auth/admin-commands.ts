@@ -4,23 +4,34 @@
 import { z } from "zod";
 import type { Database } from "../db/client.ts";
 import { AppError } from "../errors.ts";
+import { ZCreateOrganizationInput, ZEmail } from "./auth.schemas.ts";
 import { createApiKeyForEmail, createOrganization } from "./auth.service.ts";
 
 export type TAdminFlags = Record<string, string | undefined>;
-type Command = (db: Database, flags: TAdminFlags) => Promise<Record<string, unknown>>;
+/** A command: `check` validates the flags before any database is opened, `run` does the work. */
+interface Command {
+  check: (flags: TAdminFlags) => void;
+  run: (db: Database, flags: TAdminFlags) => Promise<Record<string, unknown>>;
+}
 
 /** A command line the CLI cannot run: the message is followed by the usage text. */
 export class AdminUsageError extends Error {}
 
 const commands: Record<string, Command> = {
-  "create-org": async (db, flags) => {
-    const { name, email, password } = required(flags, ["name", "email", "password"]);
-    return { ...(await createOrganization(db, { name, email, password })) };
+  "create-org": {
+    check: (flags) => ZCreateOrganizationInput.parse(required(flags, ["name", "email", "password"])),
+    run: async (db, flags) => {
+      const { name, email, password } = required(flags, ["name", "email", "password"]);
+      return { ...(await createOrganization(db, { name, email, password })) };
+    },
   },
-  "create-api-key": async (db, flags) => {
-    const { email } = required(flags, ["email"]);
-    const { apiKey } = await createApiKeyForEmail(db, email, flags.name ?? "");
-    return { apiKey };
+  "create-api-key": {
+    check: (flags) => z.object({ email: ZEmail }).parse(required(flags, ["email"])),
+    run: async (db, flags) => {
+      const { email } = required(flags, ["email"]);
+      const { apiKey } = await createApiKeyForEmail(db, email, flags.name ?? "");
+      return { apiKey };
+    },
   },
 };
 
@@ -34,11 +45,25 @@ function required<K extends string>(flags: TAdminFlags, names: K[]): Record<K, s
   return flags as Record<K, string>;
 }
 
+function command(name: string): Command {
+  const found = isAdminCommand(name) ? commands[name] : undefined;
+  if (!found) throw new AdminUsageError(`Unknown command "${name}".`);
+  return found;
+}
+
+/**
+ * Checks a command line without a database: an unknown command, a missing flag or a malformed one is reported at
+ * once, before the CLI opens (and perhaps creates and migrates) the database. Throws what runAdminCommand throws.
+ */
+export function checkAdminCommand(name: string, flags: TAdminFlags): void {
+  command(name).check(flags);
+}
+
 /** Runs one command; throws AdminUsageError, AppError or a ZodError (see describeAdminError). */
 export async function runAdminCommand(db: Database, name: string, flags: TAdminFlags): Promise<Record<string, unknown>> {
-  const command = isAdminCommand(name) ? commands[name] : undefined;
-  if (!command) throw new AdminUsageError(`Unknown command "${name}".`);
-  return command(db, flags);
+  const found = command(name);
+  found.check(flags);
+  return found.run(db, flags);
 }
 
 /** The one-line message the CLI prints for a failed command, and whether the usage text follows it. */

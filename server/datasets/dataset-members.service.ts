@@ -138,7 +138,7 @@ export async function findDatasetGraderIds(db: Database, organizationId: string,
 /** A page of member trace ids, most recently added first, with the total (the console's dataset page). */
 export async function findDatasetMembers(db: Database, organizationId: string, datasetId: string, page: { offset: number; limit: number }) {
   if (!isUuid(datasetId) || !(await q.datasetExists(db, organizationId, datasetId))) throw notFound("Dataset");
-  const { rows, total } = await q.findMemberPage(db, datasetId.toLowerCase(), page);
+  const { rows, total } = await q.findMemberPage(db, organizationId, datasetId.toLowerCase(), page);
   return { total, members: rows.map((r) => ({ traceId: r.traceId, addedAt: r.addedAt.toISOString() })) };
 }
 

@@ -24,18 +24,20 @@ export interface DatasetKey {
 
 /**
  * One statement, so concurrent calls for one (traceFunctionKey, name) end with one row: the losers of the
- * insert race update the winner's row. `xmax = 0` is true only for a freshly inserted row.
+ * insert race update the winner's row. `xmax = 0` is true only for a freshly inserted row. The time is a
+ * parameter: Citus refuses now() inside ON CONFLICT … DO UPDATE (docs/operations.md, "Citus").
  */
 export async function upsertDatasetRow(
   db: DbClient,
   input: { organizationId: string; traceFunctionKey: string; name: string; description: string | null; keepDescription: boolean },
 ): Promise<{ id: string; created: boolean }> {
+  const now = new Date().toISOString();
   const rows = await db.sql.query<{ id: string; created: boolean }>(sql`
     INSERT INTO datasets (id, organization_id, trace_function_key, name, description, created_at, updated_at)
-    VALUES (${newId()}::uuid, ${input.organizationId}::uuid, ${input.traceFunctionKey}, ${input.name}, ${input.description}, now(), now())
+    VALUES (${newId()}::uuid, ${input.organizationId}::uuid, ${input.traceFunctionKey}, ${input.name}, ${input.description}, ${now}::timestamptz, ${now}::timestamptz)
     ON CONFLICT (organization_id, trace_function_key, name) DO UPDATE SET
       description = CASE WHEN ${input.keepDescription}::boolean THEN datasets.description ELSE EXCLUDED.description END,
-      updated_at = now()
+      updated_at = EXCLUDED.updated_at
     RETURNING id, (xmax = 0) AS created`);
   return rows[0];
 }
@@ -161,16 +163,16 @@ export async function insertDatasetRow(
 }
 
 /** One page of members, most recently added first (the console's dataset page). */
-export async function findMemberPage(db: DbClient, datasetId: string, page: { offset: number; limit: number }) {
+export async function findMemberPage(db: DbClient, organizationId: string, datasetId: string, page: { offset: number; limit: number }) {
   const [rows, total] = await Promise.all([
     db.prisma.datasetTrace.findMany({
-      where: { datasetId },
+      where: { organizationId, datasetId },
       select: { traceId: true, addedAt: true },
       orderBy: [{ addedAt: "desc" }, { traceId: "asc" }],
       skip: page.offset,
       take: page.limit,
     }),
-    db.prisma.datasetTrace.count({ where: { datasetId } }),
+    db.prisma.datasetTrace.count({ where: { organizationId, datasetId } }),
   ]);
   return { rows, total };
 }

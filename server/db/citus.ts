@@ -3,10 +3,10 @@
 // table live on one shard group and its statements route to one node; the small global tables (organizations,
 // users, API keys, console sessions) become reference tables, copied to every node. The migration record and the
 // job queue's schema stay local to the coordinator. Idempotent, and run under the migration lock, so several
-// instances starting together distribute once.
+// instances starting together distribute once; the migrator runs it after every run of migrations.
 import { sql } from "./sql.ts";
 import type { SqlClient, SqlDatabase } from "./sql.ts";
-import { MIGRATION_LOCK_ID } from "./migrator.ts";
+import { MIGRATION_LOCK_ID } from "./migration-lock.ts";
 
 /** Small tables every node needs (joins and foreign keys from distributed tables reach them locally). */
 export const REFERENCE_TABLES = ["organizations", "users", "api_keys", "console_sessions"] as const;

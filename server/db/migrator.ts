@@ -1,14 +1,17 @@
 // Applies prisma/migrations/*/migration.sql in name order, identically on PGlite and PostgreSQL.
 // Each migration runs in its own transaction under a cluster-wide advisory lock, so two app instances
-// starting together apply each migration exactly once (the second waits, then sees it applied).
+// starting together apply each migration exactly once (the second waits, then sees it applied). On Citus, every
+// table is then distributed (citus.ts), so a table a migration creates is distributed on the first start after it
+// (docs/operations.md, "Citus").
 import fs from "node:fs";
 import path from "node:path";
 import { createHash } from "node:crypto";
 import { sql } from "./sql.ts";
 import type { SqlDatabase } from "./sql.ts";
+import { MIGRATION_LOCK_ID } from "./migration-lock.ts";
+import { distributeOnCitus } from "./citus.ts";
 
-/** Arbitrary constant: "REPRISE" in ASCII, used for pg_advisory_xact_lock. */
-export const MIGRATION_LOCK_ID = 0x5245505249;
+export { MIGRATION_LOCK_ID };
 
 export interface Migration {
   name: string;
@@ -32,8 +35,11 @@ export function readMigrations(dir: string = defaultMigrationsDir()): Migration[
     });
 }
 
-/** Applies pending migrations; returns the names it applied. */
-export async function migrate(db: SqlDatabase, migrations: Migration[] = readMigrations()): Promise<string[]> {
+/**
+ * Applies pending migrations, then on Citus distributes what is not distributed yet; returns the names it applied.
+ * `distribute: false` leaves the tables as they are (a test playing a version of Reprise from before distribution).
+ */
+export async function migrate(db: SqlDatabase, migrations: Migration[] = readMigrations(), options: { distribute?: boolean } = {}): Promise<string[]> {
   await db.transaction(async (tx) => {
     await tx.query(sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`);
     await tx.exec(`CREATE TABLE IF NOT EXISTS reprise_migrations (
@@ -65,6 +71,7 @@ export async function migrate(db: SqlDatabase, migrations: Migration[] = readMig
     });
     if (didApply) applied.push(migration.name);
   }
+  if (options.distribute !== false) await distributeOnCitus(db);
   return applied;
 }
 

@@ -39,6 +39,25 @@ export async function findGraders(db: Database, organizationId: string, traceFun
   return (await q.findGraderRows(db, organizationId, traceFunctionKey)).map(toGraderResponse);
 }
 
+/**
+ * A page of a trace function's graders (active ones unless includeArchived), those whose name contains
+ * searchQuery (any case); the cursor is the offset the previous page named (list_graders, docs/mcp.md).
+ */
+export async function findGradersPage(
+  db: Database,
+  organizationId: string,
+  query: { traceFunctionKey: string; includeArchived: boolean; searchQuery?: string; limit: number; cursor?: string },
+): Promise<{ graders: TGrader[]; total: number; nextCursor: string | null }> {
+  const offset = query.cursor === undefined ? 0 : Number.parseInt(query.cursor, 10);
+  if (!Number.isInteger(offset) || offset < 0) throw new AppError("bad_request", "cursor is not a cursor returned by list_graders.");
+  const needle = query.searchQuery?.toLowerCase();
+  const all = (await findGraders(db, organizationId, query.traceFunctionKey))
+    .filter((g) => query.includeArchived || g.status === "active")
+    .filter((g) => !needle || g.name.toLowerCase().includes(needle));
+  const nextCursor = offset + query.limit < all.length ? String(offset + query.limit) : null;
+  return { graders: all.slice(offset, offset + query.limit), total: all.length, nextCursor };
+}
+
 /** One grader of the organization; another organization's or an unknown id is a 404. */
 export async function getGrader(db: Database, organizationId: string, id: string): Promise<TGrader> {
   const [row] = await q.findGraderRowsByIds(db, organizationId, [id.toLowerCase()]);

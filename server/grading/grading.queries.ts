@@ -47,13 +47,13 @@ export interface GraderLabelWrite {
 export async function upsertGraderLabel(db: DbClient, id: string, w: GraderLabelWrite): Promise<void> {
   const v = w.verdict;
   await db.sql.query(sql`
-    INSERT INTO grader_labels (id, organization_id, trace_id, grader_id, grader_version, label, label_reason, failure_diagnostic, label_confidence, source, evaluated_at)
+    INSERT INTO grader_labels (id, organization_id, trace_id, grader_id, grader_version, label, label_reason, failure_diagnostic, label_confidence, source, evaluated_at, updated_at)
     VALUES (${id}::uuid, ${w.organizationId}::uuid, ${w.traceId}::uuid, ${w.graderId}::uuid, ${w.graderVersion}::integer, ${v.label}::boolean, ${v.reason}, ${v.failureDiagnostic},
-            ${v.confidence}, ${w.source}, ${w.evaluatedAt.toISOString()}::timestamptz)
+            ${v.confidence}, ${w.source}, ${w.evaluatedAt.toISOString()}::timestamptz, ${new Date().toISOString()}::timestamptz)
     ON CONFLICT (organization_id, trace_id, grader_id) DO UPDATE SET
       grader_version = EXCLUDED.grader_version, label = EXCLUDED.label, label_reason = EXCLUDED.label_reason,
       failure_diagnostic = EXCLUDED.failure_diagnostic, label_confidence = EXCLUDED.label_confidence, source = EXCLUDED.source,
-      evaluated_at = EXCLUDED.evaluated_at, updated_at = now()`);
+      evaluated_at = EXCLUDED.evaluated_at, updated_at = EXCLUDED.updated_at`);
 }
 
 export interface LiveGradingTarget {
@@ -67,19 +67,33 @@ export interface LiveGradingTarget {
 }
 
 /**
- * Claims unprocessed trace.completed events (SKIP LOCKED: concurrent dispatchers take disjoint rows),
- * marks them processed and returns the live graders each trace gets. Run inside the transaction that
- * also inserts the grading jobs, so an event becomes jobs exactly once.
+ * Organizations with unprocessed trace.completed or trace.amended events, read without locks: on Citus a
+ * statement over every organization spans every shard, where row locks are refused, so the events are then
+ * claimed one organization at a time (docs/operations.md, "Citus").
  */
-export async function claimCompletionEvents(db: DbClient, limit: number): Promise<LiveGradingTarget[]> {
+export async function findOrganizationsWithEvents(db: DbClient, limit: number): Promise<string[]> {
+  const rows = await db.sql.query<{ organizationId: string }>(sql`
+    SELECT DISTINCT organization_id AS "organizationId" FROM trace_events
+    WHERE processed_at IS NULL AND kind IN ('trace.completed', 'trace.amended')
+    LIMIT ${limit}`);
+  return rows.map((r) => r.organizationId);
+}
+
+/**
+ * Claims one organization's unprocessed trace.completed events (SKIP LOCKED: concurrent dispatchers take
+ * disjoint rows), marks them processed and returns the live graders each trace gets. Run inside the
+ * transaction that also inserts the grading jobs, so an event becomes jobs exactly once.
+ */
+export async function claimCompletionEvents(db: DbClient, organizationId: string, limit: number, at: Date): Promise<LiveGradingTarget[]> {
   return db.sql.query<LiveGradingTarget>(sql`
     WITH claimed AS (
       SELECT id, organization_id, trace_id, kind FROM trace_events
-      WHERE processed_at IS NULL AND kind IN ('trace.completed', 'trace.amended')
+      WHERE organization_id = ${organizationId}::uuid AND processed_at IS NULL AND kind IN ('trace.completed', 'trace.amended')
       ORDER BY id LIMIT ${limit}
       FOR UPDATE SKIP LOCKED
     ), marked AS (
-      UPDATE trace_events e SET processed_at = now() FROM claimed c WHERE e.id = c.id RETURNING e.id
+      UPDATE trace_events e SET processed_at = ${at.toISOString()}::timestamptz FROM claimed c
+      WHERE e.organization_id = ${organizationId}::uuid AND e.id = c.id RETURNING e.id
     )
     SELECT c.id::text AS "eventId", c.organization_id AS "organizationId", c.trace_id AS "traceId", g.id AS "graderId", c.kind
     FROM claimed c
@@ -87,10 +101,10 @@ export async function claimCompletionEvents(db: DbClient, limit: number): Promis
     -- without statistics (new, or never analyzed) had each event scan all of its organization's traces.
     LEFT JOIN LATERAL (
       SELECT t.organization_id, t.trace_function_key, t.test_run_id, t.dropped, t.status FROM traces t
-      WHERE t.organization_id = c.organization_id AND t.id = c.trace_id
+      WHERE t.organization_id = ${organizationId}::uuid AND t.id = c.trace_id
       OFFSET 0
     ) t ON t.test_run_id IS NULL AND NOT t.dropped AND t.status IN ('completed', 'failed')
-    LEFT JOIN graders g ON g.organization_id = t.organization_id AND g.trace_function_key = t.trace_function_key
+    LEFT JOIN graders g ON g.organization_id = ${organizationId}::uuid AND g.trace_function_key = t.trace_function_key
       AND g.status = 'active' AND g.live
     ORDER BY c.id`);
 }

@@ -4,7 +4,7 @@
 // so each completion becomes its jobs exactly once (job ids are deterministic too).
 import type { Database } from "../db/client.ts";
 import { logger } from "../logger.ts";
-import { claimCompletionEvents } from "./grading.queries.ts";
+import { claimCompletionEvents, findOrganizationsWithEvents } from "./grading.queries.ts";
 import { gradingJobs } from "./grading.service.ts";
 import { GRADING_QUEUE, gradingJobClient } from "./grading.queues.ts";
 
@@ -14,7 +14,13 @@ export const LIVE_BATCH = 200;
 export async function dispatchCompletionEvents(db: Database, limit = LIVE_BATCH): Promise<{ events: number; jobs: number }> {
   const client = await gradingJobClient(db);
   return db.transaction(async (tx) => {
-    const rows = await claimCompletionEvents(tx, limit);
+    // Organization by organization: row locks never span organizations (docs/operations.md, "Citus").
+    const rows: Awaited<ReturnType<typeof claimCompletionEvents>> = [];
+    const at = new Date();
+    for (const org of await findOrganizationsWithEvents(tx, limit)) {
+      if (rows.length >= limit) break;
+      rows.push(...(await claimCompletionEvents(tx, org, limit - rows.length, at)));
+    }
     const graded = rows.filter((r) => r.graderId !== null);
     // An amended trace is graded once more: its jobs get ids of their own.
     const jobs = gradingJobs(graded.map((r) => ({ organizationId: r.organizationId, traceId: r.traceId, graderIds: [r.graderId!], dedupeKey: r.kind === "trace.amended" ? "amended" : "live" })));

@@ -3,7 +3,7 @@
 // database that cannot be reached gives 503 + Retry-After on every ingestion door.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";
+import { call, createTestOrg, onCitus, useTestDatabase, type TestOrg } from "../../test/harness.ts";
 import { openDatabase } from "../db/client.ts";
 import { setDb } from "../db.ts";
 import { encodeExportRequest, decodeStatus } from "../../proto/otlp.ts";
@@ -135,7 +135,8 @@ describe("ingestion data hygiene", () => {
     ]);
   });
 
-  it("rejects only the carriers carrying a value the database refuses, and stores the rest", async () => {
+  // Skipped on Citus: the refusal is made by a trigger, and Citus refuses triggers on distributed tables (spans).
+  it.skipIf(onCitus)("rejects only the carriers carrying a value the database refuses, and stores the rest", async () => {
     // A real refusal by the database: a trigger raising a data exception for one span name.
     await db().sql.exec(`
       CREATE FUNCTION refuse_poison() RETURNS trigger AS $$

@@ -3,10 +3,9 @@
 // them with set-based SQL in one transaction and reports per-item rejections.
 import type { TAuthContext } from "../auth/auth.schemas.ts";
 import type { Database } from "../db.ts";
-import type { SqlClient } from "../db/sql.ts";
 import type { TIngestItem, TIngestResult, TRejection } from "./ingest.schemas.ts";
 import { functionNotFound, preparePlan } from "./write/prepare-plan.ts";
-import { isDataError, writeBatch } from "./write/write-batch.ts";
+import { isDataError, writeBatch, type TAfterWrite } from "./write/write-batch.ts";
 
 export interface TIngestOptions {
   /**
@@ -18,7 +17,7 @@ export interface TIngestOptions {
    * Runs inside the write transaction after the rows are written, with the canonical ids of the traces
    * written (the native OpenTelemetry door records its traces' arrival times there).
    */
-  afterWrite?: (tx: SqlClient, traceIds: string[]) => Promise<void>;
+  afterWrite?: TAfterWrite;
 }
 
 /**

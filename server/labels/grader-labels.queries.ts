@@ -28,19 +28,22 @@ export interface GraderLabelInput {
  */
 export async function upsertGraderLabel(db: DbClient, input: GraderLabelInput): Promise<void> {
   const evaluatedAt = input.evaluatedAt ?? new Date();
+  // The time is a parameter: Citus refuses now() inside ON CONFLICT … DO UPDATE (docs/operations.md, "Citus").
+  const now = new Date().toISOString();
   await db.sql.query(sql`
     INSERT INTO grader_labels (id, organization_id, trace_id, grader_id, grader_version, label, label_reason, failure_diagnostic,
                                label_confidence, source, evaluated_at, created_at, updated_at)
-    VALUES (${newId()}::uuid, ${input.organizationId}::uuid, ${input.traceId}::uuid, ${input.graderId}::uuid,
+    -- SELECT, not VALUES: Citus takes no subquery in a VALUES list (docs/operations.md, "Citus").
+    SELECT ${newId()}::uuid, ${input.organizationId}::uuid, ${input.traceId}::uuid, ${input.graderId}::uuid,
             COALESCE(${input.graderVersion ?? null}::integer,
                      (SELECT version FROM graders WHERE organization_id = ${input.organizationId}::uuid AND id = ${input.graderId}::uuid), 1),
             ${input.label}::boolean,
             ${input.labelReason ?? null}, ${input.failureDiagnostic ?? null}, ${input.labelConfidence ?? null}, ${input.source},
-            ${evaluatedAt}::timestamptz, now(), now())
+            ${evaluatedAt}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
     ON CONFLICT (organization_id, trace_id, grader_id) DO UPDATE SET
       grader_version = EXCLUDED.grader_version, label = EXCLUDED.label, label_reason = EXCLUDED.label_reason, failure_diagnostic = EXCLUDED.failure_diagnostic,
       label_confidence = EXCLUDED.label_confidence, source = EXCLUDED.source, evaluated_at = EXCLUDED.evaluated_at,
-      updated_at = now()`);
+      updated_at = EXCLUDED.updated_at`);
 }
 
 const graderLabelSelect = {

@@ -2,7 +2,7 @@
 // whole-trace verdict plus one entry per assertion that applies to it (its own, else its original's) or
 // that it has a verdict for. Archived assertions and superseded verdicts are hidden.
 import { findEffectiveAssertions } from "../assertions/assertions.service.ts";
-import type { Database } from "../db/client.ts";
+import type { DbClient } from "../db/client.ts";
 import { canonicalId } from "../ids.ts";
 import type { TTraceLabels } from "./labels.schemas.ts";
 import * as q from "./trace-labels.queries.ts";
@@ -11,10 +11,15 @@ import type { CurrentLabelRow } from "./trace-labels.queries.ts";
 type AssertionRef = { id: string; assertion: string };
 
 /** Entries in the given order for the organization's traces; the other ids come back in unresolvedTraceIds. */
-export async function findTraceLabels(db: Database, organizationId: string, traceIds: string[]) {
+export async function findTraceLabels(db: DbClient, organizationId: string, traceIds: string[]) {
   const ids = traceIds.map((given) => ({ given, id: canonicalId(organizationId, given) }));
   const known = await q.findExistingTraceIds(db, organizationId, ids.map((t) => t.id));
   const found = [...new Set(ids.filter((t) => known.has(t.id)).map((t) => t.id))];
+  return { labels: await findKnownTraceLabels(db, organizationId, found), unresolvedTraceIds: ids.filter((t) => !known.has(t.id)).map((t) => t.given) };
+}
+
+/** The entries of traces known to be the organization's (canonical ids, e.g. just written), in the given order. */
+export async function findKnownTraceLabels(db: DbClient, organizationId: string, found: string[]): Promise<TTraceLabels[]> {
   const current = await q.findCurrentLabels(db, organizationId, found);
   const labeledAssertionIds = [...new Set(current.flatMap((l) => (l.assertionId ? [l.assertionId] : [])))];
   const activeLabeled = await q.findActiveAssertions(db, organizationId, labeledAssertionIds);
@@ -25,7 +30,7 @@ export async function findTraceLabels(db: Database, organizationId: string, trac
     const extra = activeLabeled.filter((a) => own.some((l) => l.assertionId === a.id) && !effective.some((e) => e.id === a.id));
     labels.push(toTraceLabels(traceId, own, [...effective, ...extra]));
   }
-  return { labels, unresolvedTraceIds: ids.filter((t) => !known.has(t.id)).map((t) => t.given) };
+  return labels;
 }
 
 function toTraceLabels(traceId: string, current: CurrentLabelRow[], assertions: AssertionRef[]): TTraceLabels {

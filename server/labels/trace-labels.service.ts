@@ -6,7 +6,8 @@ import { findTraceLineageIds } from "../assertions/assertions.service.ts";
 import type { Database } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { canonicalId } from "../ids.ts";
-import type { TAgentLabelEntry, TAgentLabelsBody, THumanLabelEntry } from "./labels.schemas.ts";
+import type { TAgentLabelEntry, TAgentLabelsBody, THumanLabelEntry, TTraceLabels } from "./labels.schemas.ts";
+import { findKnownTraceLabels } from "./trace-labels-read.service.ts";
 import * as q from "./trace-labels.queries.ts";
 import type { NewTraceLabel } from "./trace-labels.queries.ts";
 
@@ -74,17 +75,53 @@ interface Resolved {
  * unapproved.
  */
 export async function saveAgentLabels(db: Database, auth: { organizationId: string; userId: string }, body: TAgentLabelsBody) {
+  const written = await writeAgentLabels(db, auth, body, false);
+  if ("unknown" in written) {
+    const [first] = written.unknown;
+    throw new AppError("not_found", `labels.${first.i}: trace ${first.given} not found; nothing was written.`);
+  }
+  return { labels: written.labels };
+}
+
+/** What a batch did to one entry: the id the caller gave, the trace it resolved to (null: a replay not stored), the action. */
+export interface TLabelWrite {
+  key: string;
+  traceId: string | null;
+  action: Action;
+  unresolved?: boolean;
+}
+
+/** The verdicts in force after a write, beside what the write did to each entry (the agents' door answers with both). */
+export type TLabelWritesReport = { unknownTraceIds: string[]; allUnknown: boolean } | { labels: TLabelWrite[]; current: TTraceLabels[] };
+
+/**
+ * saveAgentLabels for the agents' door (docs/mcp.md, "Results"): direct trace ids outside the organization
+ * are reported, not thrown (nothing is written), and the verdicts in force after the write are read once,
+ * in the same transaction.
+ */
+export async function saveAgentLabelsWithVerdicts(db: Database, auth: { organizationId: string; userId: string }, body: TAgentLabelsBody): Promise<TLabelWritesReport> {
+  const written = await writeAgentLabels(db, auth, body, true);
+  if (!("unknown" in written)) return written;
+  const given = [...new Set(written.unknown.map((u) => u.given))];
+  const direct = new Set(body.labels.flatMap((e) => (e.traceId !== undefined ? [e.traceId] : [])));
+  return { unknownTraceIds: given, allUnknown: given.length === direct.size };
+}
+
+type AgentLabelsWritten = { unknown: Array<{ i: number; given: string }> } | { labels: TLabelWrite[]; current: TTraceLabels[] };
+
+async function writeAgentLabels(db: Database, auth: { organizationId: string; userId: string }, body: TAgentLabelsBody, readBack: boolean): Promise<AgentLabelsWritten> {
   const { organizationId } = auth;
-  const labels = await db.transaction(async (tx) => {
-    const resolved = await resolveEntries(tx, organizationId, body);
+  return db.transaction(async (tx) => {
+    const { resolved, unknown } = await resolveEntries(tx, organizationId, body);
+    if (unknown.length > 0) return { unknown };
     await assertApplies(tx, organizationId, resolved.flatMap((r, i) =>
       r.traceId && r.entry.assertionId ? [{ traceId: r.traceId, assertionId: r.entry.assertionId, where: `labels.${i}` }] : []));
     await lockAll(tx, organizationId, resolved.flatMap((r) => (r.traceId ? [r.traceId] : [])));
     const at = new Date();
-    const out = [];
+    const out: TLabelWrite[] = [];
     for (const { entry, key, traceId } of resolved) {
       if (!traceId) {
-        out.push({ key, traceId: null, action: "skipped" as const, unresolved: true });
+        out.push({ key, traceId: null, action: "skipped", unresolved: true });
         continue;
       }
       const target = { organizationId, traceId, assertionId: entry.assertionId ?? null };
@@ -109,26 +146,32 @@ export async function saveAgentLabels(db: Database, auth: { organizationId: stri
       }
       out.push({ key, traceId, action });
     }
-    return out;
+    return { labels: out, current: readBack ? await currentVerdicts(tx, organizationId, out) : [] };
   }, TX_OPTIONS);
-  return { labels };
 }
 
-async function resolveEntries(tx: Tx, organizationId: string, body: TAgentLabelsBody): Promise<Resolved[]> {
+/** The current verdicts of the traces a batch wrote (known to exist): one read, inside the batch's transaction. */
+async function currentVerdicts(tx: Tx, organizationId: string, written: Array<{ traceId: string | null }>): Promise<TTraceLabels[]> {
+  const traceIds = [...new Set(written.flatMap((w) => (w.traceId ? [w.traceId] : [])))];
+  return traceIds.length ? findKnownTraceLabels(tx, organizationId, traceIds) : [];
+}
+
+/** Entries resolved to their traces, or the direct trace ids (with their index) that are not the organization's. */
+async function resolveEntries(tx: Tx, organizationId: string, body: TAgentLabelsBody): Promise<{ resolved: Resolved[]; unknown: Array<{ i: number; given: string }> }> {
   const direct = body.labels.flatMap((e) => (e.traceId !== undefined ? [canonicalId(organizationId, e.traceId)] : []));
   const known = await q.findExistingTraceIds(tx, organizationId, direct);
+  const unknown = body.labels.flatMap((e, i) => (e.traceId !== undefined && !known.has(canonicalId(organizationId, e.traceId)) ? [{ i, given: e.traceId }] : []));
+  if (unknown.length > 0) return { resolved: [], unknown };
   const resolved: Resolved[] = [];
-  for (const [i, entry] of body.labels.entries()) {
+  for (const entry of body.labels) {
     if (entry.traceId !== undefined) {
-      const traceId = canonicalId(organizationId, entry.traceId);
-      if (!known.has(traceId)) throw new AppError("not_found", `labels.${i}: trace ${entry.traceId} not found; nothing was written.`);
-      resolved.push({ entry, key: entry.traceId, traceId });
+      resolved.push({ entry, key: entry.traceId, traceId: canonicalId(organizationId, entry.traceId) });
     } else {
       const original = (entry.originalTraceId ?? entry.sourceTraceId)!;
       resolved.push({ entry, key: original, traceId: await resolveReplay(tx, organizationId, body.testRunId!, original, entry.attempt) });
     }
   }
-  return resolved;
+  return { resolved, unknown };
 }
 
 /**
@@ -137,6 +180,16 @@ async function resolveEntries(tx: Tx, organizationId: string, body: TAgentLabels
  * validated at once (approved, approval_state approved).
  */
 export async function saveHumanLabels(db: Database, auth: { organizationId: string; userId: string }, entries: THumanLabelEntry[]) {
+  const { labels } = await writeHumanLabels(db, auth, entries, false);
+  return { labels };
+}
+
+/** saveHumanLabels for the agents' door: the writes and the verdicts in force after them, read once in the same transaction. */
+export async function saveHumanLabelsWithVerdicts(db: Database, auth: { organizationId: string; userId: string }, entries: THumanLabelEntry[]) {
+  return writeHumanLabels(db, auth, entries, true);
+}
+
+async function writeHumanLabels(db: Database, auth: { organizationId: string; userId: string }, entries: THumanLabelEntry[], readBack: boolean) {
   const { organizationId } = auth;
   const rows = entries.map((e, i) => ({ ...e, i, traceId: canonicalId(organizationId, e.traceId), assertionId: e.assertionId ?? null }));
   const seen = new Set<string>();
@@ -145,7 +198,7 @@ export async function saveHumanLabels(db: Database, auth: { organizationId: stri
     if (seen.has(target)) throw batchError(r.i, "traceId", `names the same target (trace ${r.traceId}, assertion ${r.assertionId ?? "none"}) a second time`);
     seen.add(target);
   }
-  const labels = await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const known = await q.findExistingTraceIds(tx, organizationId, rows.map((r) => r.traceId));
     const foreign = rows.find((r) => !known.has(r.traceId));
     if (foreign) throw batchError(foreign.i, "traceId", `trace ${entries[foreign.i].traceId} is not a trace of this organization`);
@@ -169,9 +222,9 @@ export async function saveHumanLabels(db: Database, auth: { organizationId: stri
         evidence: r.evidence,
       }, at);
     }
-    return rows.map((r) => ({ traceId: r.traceId, assertionId: r.assertionId, label: r.label, action: "set" as const }));
+    const labels = rows.map((r) => ({ traceId: r.traceId, assertionId: r.assertionId, label: r.label, action: "set" as const }));
+    return { labels, current: readBack ? await currentVerdicts(tx, organizationId, labels) : [] };
   }, TX_OPTIONS);
-  return { labels };
 }
 
 function batchError(i: number, field: string, message: string) {

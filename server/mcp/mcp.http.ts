@@ -1,15 +1,12 @@
-// The agents' door: Streamable HTTP MCP at /mcp and /api/mcp (docs/mcp.md). Authentication is the REST
-// API key. Every POST gets its own MCP server and stateless transport, so concurrent calls on one
-// session, all with JSON-RPC id 1 as the existing plugins send them, each get their own answer; the
-// session id is ours (sessions.ts): issued on initialize, checked on every later request, 404 when
-// unknown or expired so clients initialise again.
-import { randomUUID } from "node:crypto";
+// The agents' door: Streamable HTTP MCP at /mcp and /api/mcp (docs/mcp.md). It goes through defineRoute like
+// every REST route (the API key, body limits, request ids, the one error table, the outage 503); protocol
+// errors keep JSON-RPC's shape. Every POST gets its own SDK server and stateless transport over the tool
+// registry built once per process (server.ts), so concurrent calls on one session, all with JSON-RPC id 1 as
+// the existing plugins send them, each get their own answer; the session id is ours (sessions.ts): issued on
+// initialize, checked on every later request, 404 when unknown or expired so clients initialise again.
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { authenticateApiKey } from "../auth/auth.service.ts";
-import { getDb } from "../db.ts";
-import { AppError } from "../errors.ts";
-import { readBody } from "../http/body.ts";
-import { errorResponse, json } from "../http/responses.ts";
+import { defineRoute } from "../http/define-route.ts";
+import { json } from "../http/responses.ts";
 import { assertInputText, decodeUtf8Text } from "../shared/input-text.ts";
 import { createMcpServer, flagNonObjectArguments } from "./server.ts";
 import { closeSession, isLiveSession, issueSessionId } from "./sessions.ts";
@@ -40,29 +37,21 @@ function wantsEventStream(accept: string): boolean {
   return sse !== -1 && (jsonAt === -1 || sse < jsonAt);
 }
 
-async function authenticate(request: Request) {
-  const db = await getDb();
-  const authorization = request.headers.get("authorization");
-  const auth = await authenticateApiKey(db, authorization);
-  return { db, auth, apiKey: bearerKey(authorization) };
-}
-
 /** POST /mcp: one JSON-RPC message or batch. */
-export async function postMcp(request: Request): Promise<Response> {
-  const requestId = request.headers.get("x-request-id") ?? randomUUID();
-  try {
-    const { db, auth, apiKey } = await authenticate(request);
+export const postMcp = defineRoute({
+  body: "raw",
+  handler: async ({ request, requestId, db, auth, body }) => {
     let message: unknown;
-    const text = decodeUtf8Text(await readBody(request), "body");
+    const text = decodeUtf8Text(body, "body");
     try {
       message = JSON.parse(text);
-    } catch (error) {
-      if (error instanceof AppError) throw error;
+    } catch {
       return rpcError(400, -32700, "Parse error: the body must be one JSON-RPC message or a batch of them.");
     }
     // Depth only: the SDK's schemas walk the message before a tool sees it; text is checked per tool (server.ts).
     assertInputText(message, { where: "body", depthOnly: true });
     if (Array.isArray(message) && message.length === 0) return rpcError(400, -32600, "Invalid Request: an empty batch.");
+    const apiKey = bearerKey(request.headers.get("authorization"));
     let sessionId = request.headers.get(SESSION_HEADER) ?? undefined;
     if (isInitialize(message)) sessionId = issueSessionId(apiKey);
     else if (sessionId !== undefined && !isLiveSession(sessionId, apiKey)) return sessionNotFound();
@@ -81,33 +70,22 @@ export async function postMcp(request: Request): Promise<Response> {
     if (sessionId !== undefined) out.set(SESSION_HEADER, sessionId);
     out.set("x-request-id", requestId);
     return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers: out });
-  } catch (error) {
-    return errorResponse(error, requestId);
-  }
-}
+  },
+});
 
 /** GET /mcp would open a server-to-client stream; this server sends nothing unprompted. */
-export async function getMcp(request: Request): Promise<Response> {
-  const requestId = request.headers.get("x-request-id") ?? randomUUID();
-  try {
-    await authenticate(request);
-    return rpcError(405, -32000, "Method not allowed: this server sends no messages of its own; POST requests instead.", { allow: "POST, DELETE" });
-  } catch (error) {
-    return errorResponse(error, requestId);
-  }
-}
+export const getMcp = defineRoute({
+  handler: async () =>
+    rpcError(405, -32000, "Method not allowed: this server sends no messages of its own; POST requests instead.", { allow: "POST, DELETE" }),
+});
 
 /** DELETE /mcp ends the session named by the mcp-session-id header. */
-export async function deleteMcp(request: Request): Promise<Response> {
-  const requestId = request.headers.get("x-request-id") ?? randomUUID();
-  try {
-    const { apiKey } = await authenticate(request);
+export const deleteMcp = defineRoute({
+  handler: async ({ request }) => {
     const sessionId = request.headers.get(SESSION_HEADER);
     if (sessionId === null) return rpcError(400, -32000, "Bad request: send the mcp-session-id header of the session to close.");
-    if (!isLiveSession(sessionId, apiKey)) return sessionNotFound();
+    if (!isLiveSession(sessionId, bearerKey(request.headers.get("authorization")))) return sessionNotFound();
     closeSession(sessionId);
     return new Response(null, { status: 200 });
-  } catch (error) {
-    return errorResponse(error, requestId);
-  }
-}
+  },
+});

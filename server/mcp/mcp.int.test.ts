@@ -6,6 +6,7 @@ import { createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness
 import { createTrace } from "../../test/factories.ts";
 import type { ServedRoutes } from "../../test/http-server.ts";
 import { saveHumanLabels } from "../labels/trace-labels.service.ts";
+import { toolRegistry } from "./server.ts";
 import { callTool, connectClient, serveMcp } from "./testing/mcp-client.ts";
 
 describe("MCP endpoint", () => {
@@ -51,6 +52,21 @@ describe("MCP endpoint", () => {
     expect(names).toEqual(expect.arrayContaining(["get_api_key_context", "get_trace_labels"]));
     const labels = tools.find((t) => t.name === "get_trace_labels")!;
     expect(labels.inputSchema).toMatchObject({ type: "object", properties: { traceIds: { type: "array" } }, required: ["traceIds"] });
+  });
+
+  it("serves every request from the tool registry built once per process", async () => {
+    const registry = toolRegistry();
+    const second = await connectClient(served.url, org.apiKey, "/api/mcp");
+    const [a, b] = await Promise.all([client.listTools(), second.listTools()]);
+    await second.close();
+    expect(toolRegistry()).toBe(registry);
+    expect(a.tools).toEqual(registry.listing);
+    expect(b.tools).toEqual(registry.listing);
+    // Older names answer from the same definitions.
+    expect(registry.byName.get("read_trace_labels")).toBe(registry.byName.get("get_trace_labels"));
+    const init = await (await plugin({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "bitfab-claude-plugin", version: "0.9.74" } } })).json();
+    expect(init.result).toMatchObject({ protocolVersion: "2025-03-26", capabilities: { tools: { listChanged: true } }, serverInfo: { name: "reprise", version: "0.1.0" } });
+    expect(init.result.instructions).toContain("search_traces");
   });
 
   it("answers the account tools for the key's organization", async () => {

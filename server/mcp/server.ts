@@ -1,8 +1,11 @@
-// Builds the MCP server for one HTTP request: every tool of tools/index.ts, each also under its older
-// names, bound to the caller's organization. A fresh server per request keeps concurrent calls on one
+// The MCP server: every tool of tools/index.ts, each also under its older names, bound to the caller's
+// organization. The tool registry (names, input schemas, the listing tools/list answers) is built once per
+// process; what each HTTP request gets is a low-level SDK Server with two handlers over that registry,
+// because an SDK server serves one transport and every POST has its own, which keeps concurrent calls on one
 // session apart (docs/mcp.md, "Transport").
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolRequest, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { z } from "zod";
 import { toValidationIssues } from "../errors.ts";
 import { toAppError } from "../http/responses.ts";
@@ -38,31 +41,56 @@ export function flagNonObjectArguments(message: unknown): unknown {
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
-export function createMcpServer(ctx: ToolContext, tools: readonly ToolDefinition[] = TOOLS): McpServer {
-  const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-  const byName = new Map(tools.flatMap((tool) => namesOf(tool).map((name) => [name, tool] as const)));
-  // Our own listing: the SDK derives `required` from the JSON Schema, which marks every argument that
-  // also accepts JSON text as optional; here an argument is required when leaving it out fails. Older
-  // names are left out of the list.
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools(tools) }));
-  server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const { name, arguments: args, _meta: meta } = request.params;
-    const tool = byName.get(name);
-    if (!tool) return toCallToolResult(toolError(`Tool ${name} not found. The tools are listed by tools/list.`));
-    const nonObject = meta?.[NON_OBJECT_ARGUMENTS];
-    if (typeof nonObject === "string") {
-      return toCallToolResult(toolError(`Invalid arguments for tool ${tool.name}: arguments: expected an object of named arguments, got ${nonObject}.`, {
-        error: "arguments must be an object", code: "validation_failed", issues: [{ path: "arguments", message: `expected an object, got ${nonObject}` }],
-      }));
-    }
-    return toCallToolResult(await callTool(tool, args, ctx));
-  });
+/** The tools by every name they answer to, their input schemas, and the tools/list answer: built once per process. */
+export interface ToolRegistry {
+  byName: ReadonlyMap<string, { tool: ToolDefinition; input: z.ZodType }>;
+  listing: Tool[];
+}
+
+export function buildToolRegistry(tools: readonly ToolDefinition[]): ToolRegistry {
+  const byName = new Map<string, { tool: ToolDefinition; input: z.ZodType }>();
+  for (const tool of tools) {
+    const entry = { tool, input: z.object(tool.input) };
+    for (const name of [tool.name, ...(tool.aliases ?? [])]) byName.set(name, entry);
+  }
+  return { byName, listing: listTools(tools) };
+}
+
+let processRegistry: ToolRegistry | undefined;
+
+/** The registry of TOOLS, built on first use and kept for the life of the process. */
+export function toolRegistry(): ToolRegistry {
+  return (processRegistry ??= buildToolRegistry(TOOLS));
+}
+
+/** The SDK builds a JSON Schema validator (an Ajv instance) per server unless given one; one serves every request. */
+const jsonSchemaValidator = new AjvJsonSchemaValidator();
+
+/** The SDK server of one request: the protocol's own handlers, and tools/list and tools/call over the prebuilt registry. */
+export function createMcpServer(ctx: ToolContext, registry: ToolRegistry = toolRegistry()): Server {
+  // The capabilities the SDK's McpServer declared for tools (listChanged), so initialize answers as it always has.
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS, jsonSchemaValidator });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: registry.listing }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => toCallToolResult(await callToolRequest(registry, request.params, ctx)));
   return server;
 }
 
+async function callToolRequest(registry: ToolRegistry, params: CallToolRequest["params"], ctx: ToolContext): Promise<ToolResult> {
+  const { name, arguments: args, _meta: meta } = params;
+  const entry = registry.byName.get(name);
+  if (!entry) return toolError(`Tool ${name} not found. The tools are listed by tools/list.`);
+  const nonObject = meta?.[NON_OBJECT_ARGUMENTS];
+  if (typeof nonObject === "string") {
+    return toolError(`Invalid arguments for tool ${entry.tool.name}: arguments: expected an object of named arguments, got ${nonObject}.`, {
+      error: "arguments must be an object", code: "validation_failed", issues: [{ path: "arguments", message: `expected an object, got ${nonObject}` }],
+    });
+  }
+  return callTool(entry.tool, entry.input, args, ctx);
+}
+
 /** Validates the arguments against the tool's input shape, then runs it; bad input is an isError result naming the field. */
-async function callTool(tool: ToolDefinition, args: unknown, ctx: ToolContext): Promise<ToolResult> {
-  const parsed = z.object(tool.input).safeParse(args ?? {});
+async function callTool(tool: ToolDefinition, input: z.ZodType, args: unknown, ctx: ToolContext): Promise<ToolResult> {
+  const parsed = input.safeParse(args ?? {});
   if (!parsed.success) {
     const issues = toValidationIssues(parsed.error.issues);
     const text = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
@@ -71,24 +99,19 @@ async function callTool(tool: ToolDefinition, args: unknown, ctx: ToolContext): 
   return runTool(tool, parsed.data, ctx);
 }
 
-const namesOf = (tool: ToolDefinition) => [tool.name, ...(tool.aliases ?? [])];
-
-const listed = new WeakMap<readonly ToolDefinition[], Tool[]>();
-
-export function listTools(tools: readonly ToolDefinition[]): Tool[] {
-  const cached = listed.get(tools);
-  if (cached) return cached;
-  const out: Tool[] = [];
-  for (const tool of tools) {
+/**
+ * tools/list: the SDK derives `required` from the JSON Schema, which marks every argument that also accepts
+ * JSON text as optional; here an argument is required when leaving it out fails. Older names stay callable
+ * but are not listed: clients that list tools see each tool once.
+ */
+function listTools(tools: readonly ToolDefinition[]): Tool[] {
+  return tools.map((tool) => {
     const json = z.toJSONSchema(z.object(tool.input), { io: "input", unrepresentable: "any", target: "draft-7" }) as Record<string, unknown>;
     const { $schema: _schema, required: _required, ...schema } = json;
     const required = Object.entries(tool.input).filter(([, field]) => !z.safeParse(field, undefined).success).map(([key]) => key);
     const inputSchema = { ...schema, type: "object", ...(required.length ? { required } : {}) } as Tool["inputSchema"];
-    // Older names stay callable but are not listed: clients that list tools see each tool once.
-    out.push({ name: tool.name, description: tool.description, inputSchema, annotations: { readOnlyHint: tool.readOnly ?? false } });
-  }
-  listed.set(tools, out);
-  return out;
+    return { name: tool.name, description: tool.description, inputSchema, annotations: { readOnlyHint: tool.readOnly ?? false } };
+  });
 }
 
 /** Runs a tool; a service error becomes a tool error carrying its message, never a protocol error. */

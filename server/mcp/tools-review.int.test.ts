@@ -131,16 +131,31 @@ describe("MCP review-loop tools", () => {
     expect(report.data.group).toEqual({ id: groupId, name: null });
   });
 
+  it("save_trace_assertions refuses a replay trace, naming its original, and an unknown trace, writing nothing", async () => {
+    const original = await createTrace(db(), org.organizationId, { traceFunctionKey: FN });
+    const replay = await createTrace(db(), org.organizationId, { traceFunctionKey: FN, originalTraceId: original.id });
+    const onReplay = await callTool(client, "save_trace_assertions", { traceId: replay.id, assertions: [{ assertion: "x" }] });
+    expect(onReplay).toMatchObject({ isError: true, text: `Trace ${replay.id} is a replay; save assertions on its original trace ${original.id} instead. Nothing was written.` });
+    const unknown = newId();
+    const missing = await callTool(client, "save_trace_assertions", { traceId: unknown, assertions: [{ assertion: "x" }] });
+    expect(missing).toMatchObject({ isError: true, text: `Trace ${unknown} not found in this organization; nothing was written.` });
+    const foreign = await callTool(await connectClient(served.url, other.apiKey), "save_trace_assertions", { traceId: original.id, assertions: [{ assertion: "x" }] });
+    expect(foreign.text).toBe(`Trace ${original.id} not found in this organization; nothing was written.`);
+    const read = await callTool(client, "get_trace_assertions", { traceIds: [original.id, replay.id] });
+    expect(read.data.traces.every((t: { assertions: unknown[]; pending: number }) => t.assertions.length === 0 && t.pending === 0)).toBe(true);
+  });
+
   it("archive_trace_assertions is all or nothing", async () => {
     const t = await createTrace(db(), org.organizationId, { traceFunctionKey: FN });
     const [a, b] = (await callTool(client, "save_trace_assertions", { traceId: t.id, assertions: [{ assertion: "a" }, { assertion: "b" }] })).data.assertions;
     const stranger = newId();
     const bad = await callTool(client, "archive_trace_assertions", { traceId: t.id, assertionIds: [a.id, stranger] });
     expect(bad.isError).toBe(true);
-    expect(bad.text).toContain(stranger);
+    expect(bad.text).toBe(`Assertion ${stranger} is not an active assertion of trace ${t.id}; nothing was archived.`);
     const ok = await callTool(client, "archive_trace_assertions", { traceId: t.id, assertionIds: [a.id, b.id] });
     expect(ok.text).toContain("Archived 2 assertion(s)");
-    expect((await callTool(client, "archive_trace_assertions", { traceId: t.id, assertionIds: [a.id] })).isError).toBe(true);
+    const again = await callTool(client, "archive_trace_assertions", { traceId: t.id, assertionIds: [a.id] });
+    expect(again).toMatchObject({ isError: true, text: `Assertion ${a.id} is not an active assertion of trace ${t.id}; nothing was archived.` });
   });
 
   it("the four category tools; a category and an assignee on an assertion", async () => {

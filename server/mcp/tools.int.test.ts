@@ -176,6 +176,9 @@ describe("MCP tools", () => {
     const byRest = await rest(listGraders, `/api/sdk/graders?traceFunctionKey=${KEY}`);
     expect(byRest.graders[0]).toMatchObject({ id: graderId, kind: "llm_judge", config: { model: "judge-2" } });
     expect((await callTool(client, "list_graders", { traceFunctionKey: KEY })).text).toContain(`[ID: ${graderId}]`);
+    const page = await callTool(client, "list_graders", { traceFunctionKey: KEY, searchQuery: "NOTHING-LIKE-IT" });
+    expect(page).toMatchObject({ text: `No graders for ${KEY}.`, data: { graders: [], nextCursor: null } });
+    expect(await callTool(client, "list_graders", { traceFunctionKey: KEY, cursor: "-1" })).toMatchObject({ isError: true, text: "cursor is not a cursor returned by list_graders." });
 
     const ds = await callTool(client, "create_dataset", { traceFunctionKey: KEY, name: `${KEY} #1`, description: "failing refunds" });
     const datasetId = ds.data.dataset.id;

@@ -72,14 +72,16 @@ export function selectDecisions(db: DbClient, organizationId: string, traceFunct
 /** One multi-row upsert; the caller passes each node once. */
 export async function upsertDecisions(db: DbClient, organizationId: string, userId: string | null, decisions: TSimPlanDecision[]) {
   if (decisions.length === 0) return;
+  // The time is a parameter: Citus refuses now() inside ON CONFLICT … DO UPDATE (docs/operations.md, "Citus").
+  const now = new Date().toISOString();
   const rows = decisions.map(
-    (d) => sql`(${organizationId}::uuid, ${d.traceFunctionKey}, ${d.name}, ${d.captureContent}, ${userId}::uuid, now())`,
+    (d) => sql`(${organizationId}::uuid, ${d.traceFunctionKey}, ${d.name}, ${d.captureContent}, ${userId}::uuid, ${now}::timestamptz)`,
   );
   await db.sql.query(sql`
     INSERT INTO sim_plan_decisions (organization_id, trace_function_key, name, capture_content, updated_by_user_id, updated_at)
     VALUES ${join(rows, ", ")}
     ON CONFLICT (organization_id, trace_function_key, name) DO UPDATE
-      SET capture_content = EXCLUDED.capture_content, updated_by_user_id = EXCLUDED.updated_by_user_id, updated_at = now()`);
+      SET capture_content = EXCLUDED.capture_content, updated_by_user_id = EXCLUDED.updated_by_user_id, updated_at = EXCLUDED.updated_at`);
 }
 
 /** How many of the nodes' most recent spans the cascade starts from, so its cost stays bounded. */

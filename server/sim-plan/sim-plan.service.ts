@@ -24,6 +24,30 @@ export async function decideSimPlan(
   userId: string | null,
   decisions: TSimPlanDecision[],
 ): Promise<{ nodes: TSimPlanNode[]; refused: TRefusedDecision[]; cascaded: TSimPlanNodeRef[] }> {
+  const { refused, cascaded } = await applyDecisions(db, organizationId, userId, decisions);
+  return { nodes: await getSimPlan(db, organizationId), refused, cascaded };
+}
+
+/**
+ * decideSimPlan on the nodes of one trace function, answered with the decisions that applied and that
+ * function's plan over its `traceLimit` most recent traces, read once after the write (save_sim_plan, docs/mcp.md).
+ */
+export async function decideTraceFunctionPlan(
+  db: Database,
+  organizationId: string,
+  userId: string | null,
+  traceFunctionKey: string,
+  nodes: Array<{ name: string; captureContent: boolean }>,
+  traceLimit: number,
+) {
+  const decisions = nodes.map((n) => ({ traceFunctionKey, name: n.name, captureContent: n.captureContent }));
+  const { refused, cascaded } = await applyDecisions(db, organizationId, userId, decisions);
+  const refusedNames = new Set(refused.map((r) => r.name));
+  const applied = decisions.filter((d) => !refusedNames.has(d.name));
+  return { applied, refused, cascaded, nodes: await findSimPlanOverview(db, organizationId, traceFunctionKey, traceLimit) };
+}
+
+async function applyDecisions(db: Database, organizationId: string, userId: string | null, decisions: TSimPlanDecision[]) {
   // The same node twice in one request: the last decision wins.
   const unique = [...new Map(decisions.map((d) => [nodeId(d.traceFunctionKey, d.name), d])).values()];
   const { accepted, refused } = await splitLocked(db, organizationId, unique);
@@ -34,11 +58,7 @@ export async function decideSimPlan(
   // Locked nodes beneath keep their content; they are never listed as off anyway.
   const cascaded = (await splitLocked(db, organizationId, beneath)).accepted;
   await q.upsertDecisions(db, organizationId, userId, [...accepted, ...cascaded]);
-  return {
-    nodes: await getSimPlan(db, organizationId),
-    refused,
-    cascaded: cascaded.map(({ traceFunctionKey, name }) => ({ traceFunctionKey, name })),
-  };
+  return { refused, cascaded: cascaded.map(({ traceFunctionKey, name }): TSimPlanNodeRef => ({ traceFunctionKey, name })) };
 }
 
 /**

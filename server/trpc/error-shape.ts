@@ -12,10 +12,12 @@ export interface TTrpcErrorData {
   appCode: string | null;
   retryAfter: number | null;
   issues: ValidationIssue[] | null;
+  /** What the REST error body carries beside the message, e.g. `existingId` on a conflict with an existing record. */
+  fields: Record<string, string> | null;
 }
 
 export function trpcErrorData(code: TrpcErrorCode | string, httpStatus: number, path: string | null | undefined, cause: AppError | undefined, issues?: ValidationIssue[]): TTrpcErrorData {
-  return { code, httpStatus, path, appCode: cause?.code ?? null, retryAfter: cause?.retryAfter ?? null, issues: issues ?? null };
+  return { code, httpStatus, path, appCode: cause?.code ?? null, retryAfter: cause?.retryAfter ?? null, issues: issues ?? null, fields: cause?.fields ?? null };
 }
 
 /**

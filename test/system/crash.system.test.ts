@@ -9,17 +9,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// @ts-expect-error -- plain ESM script without types
-import { serverCommand } from "../../scripts/start.mjs";
 import { completionPayload, spanPayload } from "../../server/ingest/testing/payloads.ts";
 import { openDatabase } from "../../server/db/client.ts";
 import { sql } from "../../server/db/sql.ts";
 import { createEmptyPostgresDatabase } from "../harness.ts";
-import { buildApp, freePort, stopProcessGroup, waitHealthy } from "./server-process.ts";
+import { buildApp, freePort, stopProcessGroup, waitHealthy, spawnServer } from "./server-process.ts";
 
-const root = path.resolve(__dirname, "..", "..");
 const pgUrl = process.env.TEST_DATABASE_URL;
 const API_KEY = `rp_crash_${randomUUID().replace(/-/g, "")}`;
 const CLIENTS = 6;
@@ -27,22 +24,7 @@ const CLIENTS = 6;
 const SPANS_PER_TRACE = 3;
 
 function start(port: number, env: Record<string, string>): ChildProcess {
-  const [node, args] = serverCommand(env) as [string, string[]];
-  return spawn(node, args, {
-    cwd: root,
-    detached: true,
-    stdio: "ignore",
-    env: {
-      ...process.env,
-      PORT: String(port),
-      REPRISE_LOG_LEVEL: "error",
-      REPRISE_INIT_ORG_NAME: "Crash test",
-      REPRISE_INIT_USER_EMAIL: "crash@example.com",
-      REPRISE_INIT_USER_PASSWORD: "crash test password",
-      REPRISE_INIT_API_KEY: API_KEY,
-      ...env,
-    },
-  });
+  return spawnServer(port, { name: "Crash test", apiKey: API_KEY, env });
 }
 
 interface TAcknowledged {

@@ -10,13 +10,10 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// @ts-expect-error -- plain ESM script without types
-import { serverCommand } from "../../scripts/start.mjs";
-import { buildApp, freePort, stopProcessGroup, waitHealthy } from "./server-process.ts";
+import { buildApp, freePort, stopProcessGroup, waitHealthy, spawnServer } from "./server-process.ts";
 
-const root = path.resolve(__dirname, "..", "..");
 const API_KEY = `rp_entry_${randomUUID().replace(/-/g, "")}`;
 
 interface TRawAnswer {
@@ -102,22 +99,7 @@ describe("the server entry", () => {
     port = await freePort();
     base = `http://127.0.0.1:${port}`;
     const env = { DATABASE_URL: "", REPRISE_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "reprise-entry-")) };
-    const [node, args] = serverCommand(env) as [string, string[]];
-    child = spawn(node, args, {
-      cwd: root,
-      detached: true,
-      stdio: "ignore",
-      env: {
-        ...process.env,
-        ...env,
-        PORT: String(port),
-        REPRISE_LOG_LEVEL: "error",
-        REPRISE_INIT_ORG_NAME: "Entry test",
-        REPRISE_INIT_USER_EMAIL: "entry@example.com",
-        REPRISE_INIT_USER_PASSWORD: "entry test password",
-        REPRISE_INIT_API_KEY: API_KEY,
-      },
-    });
+    child = spawnServer(port, { name: "Entry test", apiKey: API_KEY, env });
     await waitHealthy(port);
   });
   afterAll(() => stopProcessGroup(child));

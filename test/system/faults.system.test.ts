@@ -8,17 +8,13 @@
 // in time and stays on loopback.
 import net from "node:net";
 import { randomUUID } from "node:crypto";
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
+import type { ChildProcess } from "node:child_process";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// @ts-expect-error -- plain ESM script without types
-import { serverCommand } from "../../scripts/start.mjs";
 import { spanPayload } from "../../server/ingest/testing/payloads.ts";
 import { createEmptyPostgresDatabase } from "../harness.ts";
-import { buildApp, freePort, waitHealthy } from "./server-process.ts";
+import { buildApp, freePort, waitHealthy, spawnServer } from "./server-process.ts";
 
-const root = path.resolve(__dirname, "..", "..");
 const pgUrl = process.env.TEST_DATABASE_URL;
 const API_KEY = `rp_faults_${randomUUID().replace(/-/g, "")}`;
 const CLIENTS = 4;
@@ -26,22 +22,7 @@ const CLIENTS = 4;
 const FAULT_MS = 3_000;
 
 function start(port: number, databaseUrl: string): ChildProcess {
-  const [node, args] = serverCommand({ DATABASE_URL: databaseUrl }) as [string, string[]];
-  return spawn(node, args, {
-    cwd: root,
-    detached: true,
-    stdio: "ignore",
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      REPRISE_LOG_LEVEL: "error",
-      REPRISE_INIT_ORG_NAME: "Fault test",
-      REPRISE_INIT_USER_EMAIL: "faults@example.com",
-      REPRISE_INIT_USER_PASSWORD: "fault test password",
-      REPRISE_INIT_API_KEY: API_KEY,
-    },
-  });
+  return spawnServer(port, { name: "Fault test", apiKey: API_KEY, env: { DATABASE_URL: databaseUrl } });
 }
 
 function kill(child: ChildProcess | undefined): void {
@@ -88,32 +69,41 @@ async function until(what: string, timeoutMs: number, check: () => Promise<boole
 /** An answer a client may get during an outage: 200, or 503 with a Retry-After it can wait. */
 const isOutageAnswer = (a: TAnswer) => a.status === 200 || (a.status === 503 && /^[1-9]\d*$/.test(a.retryAfter ?? ""));
 
+/**
+ * A fresh PostgreSQL database for a describe block (the app built first), with an administrator's connection to
+ * refuse, terminate or lock it; let in again and dropped after the block.
+ */
+function useFaultDatabase() {
+  const state = { database: undefined as Awaited<ReturnType<typeof createEmptyPostgresDatabase>> | undefined, name: "", admin: undefined as pg.Client | undefined };
+  beforeAll(async () => {
+    await buildApp();
+    state.database = await createEmptyPostgresDatabase();
+    state.name = new URL(state.database.url).pathname.slice(1);
+    state.admin = new pg.Client({ connectionString: pgUrl });
+    await state.admin.connect();
+  });
+  afterAll(async () => {
+    await state.admin?.query(`ALTER DATABASE ${state.name} ALLOW_CONNECTIONS true`).catch(() => undefined);
+    await state.admin?.end();
+    await state.database?.drop();
+  });
+  return state as { database: Awaited<ReturnType<typeof createEmptyPostgresDatabase>>; name: string; admin: pg.Client };
+}
+
 describe.runIf(pgUrl)("database faults under load, on PostgreSQL", () => {
-  let database: Awaited<ReturnType<typeof createEmptyPostgresDatabase>>;
-  let name = "";
-  let admin: pg.Client;
+  const fault = useFaultDatabase();
   let server: ChildProcess | undefined;
   let baseUrl = "";
 
   beforeAll(async () => {
-    await buildApp();
-    database = await createEmptyPostgresDatabase();
-    name = new URL(database.url).pathname.slice(1);
-    admin = new pg.Client({ connectionString: pgUrl });
-    await admin.connect();
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
-    server = start(port, database.url);
+    server = start(port, fault.database.url);
     await waitHealthy(port, 60_000);
   });
-  afterAll(async () => {
-    kill(server);
-    await admin?.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`).catch(() => undefined);
-    await admin?.end();
-    await database?.drop();
-  });
+  afterAll(() => kill(server));
 
-  const terminate = () => admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [name]);
+  const terminate = () => fault.admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [fault.name]);
 
   it("answers 200 or 503 with Retry-After through refusal, terminated connections and an exclusive lock, and loses nothing acknowledged", async () => {
     const acknowledged: string[] = [];
@@ -143,7 +133,7 @@ describe.runIf(pgUrl)("database faults under load, on PostgreSQL", () => {
       await acknowledgedSince(30, "spans before the faults");
 
       // 1. The database refuses connections (SQLSTATE 55000), its live connections cut.
-      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+      await fault.admin.query(`ALTER DATABASE ${fault.name} ALLOW_CONNECTIONS false`);
       try {
         await terminate();
         await new Promise((r) => setTimeout(r, FAULT_MS / 2));
@@ -168,7 +158,7 @@ describe.runIf(pgUrl)("database faults under load, on PostgreSQL", () => {
         expect(page.body).toContain("Database unreachable, retrying");
         await new Promise((r) => setTimeout(r, FAULT_MS / 2));
       } finally {
-        await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+        await fault.admin.query(`ALTER DATABASE ${fault.name} ALLOW_CONNECTIONS true`);
       }
       await acknowledgedSince(20, "spans after the refusal");
 
@@ -177,7 +167,7 @@ describe.runIf(pgUrl)("database faults under load, on PostgreSQL", () => {
       await acknowledgedSince(20, "spans after the terminated connections");
 
       // 3. An exclusive lock on the spans table: writes wait behind it, then go through.
-      const locker = new pg.Client({ connectionString: database.url });
+      const locker = new pg.Client({ connectionString: fault.database.url });
       await locker.connect();
       try {
         await locker.query("BEGIN");
@@ -196,7 +186,7 @@ describe.runIf(pgUrl)("database faults under load, on PostgreSQL", () => {
     expect(wrong).toEqual([]);
     expect(counts.get(503) ?? 0).toBeGreaterThan(0);
 
-    const check = new pg.Client({ connectionString: database.url });
+    const check = new pg.Client({ connectionString: fault.database.url });
     await check.connect();
     try {
       const { rows } = await check.query<{ id: string }>("SELECT id::text FROM spans WHERE id::text = ANY($1::text[])", [acknowledged]);
@@ -229,22 +219,7 @@ function proxyTo(target: URL, port: number): Promise<net.Server> {
 const WAITING_START = true;
 
 describe.runIf(pgUrl)("starting against a database that is not there", () => {
-  let database: Awaited<ReturnType<typeof createEmptyPostgresDatabase>>;
-  let admin: pg.Client;
-  let name = "";
-
-  beforeAll(async () => {
-    await buildApp();
-    database = await createEmptyPostgresDatabase();
-    name = new URL(database.url).pathname.slice(1);
-    admin = new pg.Client({ connectionString: pgUrl });
-    await admin.connect();
-  });
-  afterAll(async () => {
-    await admin?.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`).catch(() => undefined);
-    await admin?.end();
-    await database?.drop();
-  });
+  const fault = useFaultDatabase();
 
   /** While the database is away: the process stays up, health answers 503, the API 503 with Retry-After. */
   async function expectWaiting(child: ChildProcess, port: number): Promise<void> {
@@ -266,8 +241,8 @@ describe.runIf(pgUrl)("starting against a database that is not there", () => {
 
   it.runIf(WAITING_START)("waits for an unreachable database, answering 503 meanwhile, and serves once it is reachable", async () => {
     const proxyPort = await freePort();
-    const target = new URL(database.url);
-    const viaProxy = new URL(database.url);
+    const target = new URL(fault.database.url);
+    const viaProxy = new URL(fault.database.url);
     viaProxy.port = String(proxyPort);
     const port = await freePort();
     const child = start(port, viaProxy.toString());
@@ -283,14 +258,14 @@ describe.runIf(pgUrl)("starting against a database that is not there", () => {
   });
 
   it.runIf(WAITING_START)("waits for a database that refuses connections, answering 503 meanwhile, and serves once it accepts them", async () => {
-    await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+    await fault.admin.query(`ALTER DATABASE ${fault.name} ALLOW_CONNECTIONS false`);
     const port = await freePort();
-    const child = start(port, database.url);
+    const child = start(port, fault.database.url);
     try {
       try {
         await expectWaiting(child, port);
       } finally {
-        await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+        await fault.admin.query(`ALTER DATABASE ${fault.name} ALLOW_CONNECTIONS true`);
       }
       await expectServing(port);
     } finally {

@@ -10,14 +10,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// @ts-expect-error -- plain ESM script without types
-import { serverCommand } from "../../scripts/start.mjs";
 import { spanPayload } from "../../server/ingest/testing/payloads.ts";
-import { buildApp, freePort, stopProcessGroup, waitHealthy } from "./server-process.ts";
+import { buildApp, freePort, stopProcessGroup, waitHealthy, spawnServer } from "./server-process.ts";
 
-const root = path.resolve(__dirname, "..", "..");
 const API_KEY = `rp_abuse_${randomUUID().replace(/-/g, "")}`;
 const ATTACKERS = 32;
 
@@ -47,23 +44,7 @@ describe("the built server's edges", () => {
     port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     const env = { DATABASE_URL: "", REPRISE_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "reprise-abuse-")) };
-    const [node, args] = serverCommand(env) as [string, string[]];
-    child = spawn(node, args, {
-      cwd: root,
-      detached: true,
-      stdio: "ignore",
-      env: {
-        ...process.env,
-        ...env,
-        PORT: String(port),
-        REPRISE_LOG_LEVEL: "error",
-        REPRISE_TRUST_PROXY: "true",
-        REPRISE_INIT_ORG_NAME: "Abuse test",
-        REPRISE_INIT_USER_EMAIL: "abuse@example.com",
-        REPRISE_INIT_USER_PASSWORD: "abuse test password",
-        REPRISE_INIT_API_KEY: API_KEY,
-      },
-    });
+    child = spawnServer(port, { name: "Abuse test", apiKey: API_KEY, env: { ...env, REPRISE_TRUST_PROXY: "true" } });
     await waitHealthy(port);
   });
   afterAll(() => stopProcessGroup(child));

@@ -3,7 +3,9 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
+// @ts-expect-error -- plain ESM script without types
+import { serverCommand } from "../../scripts/start.mjs";
 
 const root = path.resolve(__dirname, "..", "..");
 
@@ -105,3 +107,29 @@ export async function startServer(options: { apiKey: string; name: string; env?:
   }
   return { baseUrl: `http://127.0.0.1:${port}`, port, apiKey: options.apiKey, stop: () => stopProcessGroup(child) };
 }
+
+/**
+ * Starts the built server entry (what `npm start` runs) in a process group of its own, on `port`, with a headless
+ * first run seeding one organization named `name` whose key is `apiKey`; `env` adds to or overrides the rest
+ * (DATABASE_URL or REPRISE_DATA_DIR among them). Does not wait: `waitHealthy(port)` does.
+ */
+export function spawnServer(port: number, options: { name: string; apiKey: string; env: Record<string, string> }): ChildProcess {
+  const slug = options.name.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+  const [node, args] = serverCommand(options.env) as [string, string[]];
+  return spawn(node, args, {
+    cwd: root,
+    detached: true,
+    stdio: "ignore",
+    env: {
+      ...process.env,
+      PORT: String(port),
+      REPRISE_LOG_LEVEL: "error",
+      REPRISE_INIT_ORG_NAME: options.name,
+      REPRISE_INIT_USER_EMAIL: `${slug}@example.com`,
+      REPRISE_INIT_USER_PASSWORD: `${slug} system password`,
+      REPRISE_INIT_API_KEY: options.apiKey,
+      ...options.env,
+    },
+  });
+}
+

@@ -40,7 +40,9 @@ export function GraderDialog({ grader, onClose, onOpenExisting }: {
   const mutation = grader ? save : create;
   const conflict = !grader && create.error?.data?.code === "CONFLICT";
   const graders = useQuery({ ...trpc.graders.list.queryOptions({ traceFunctionKey: form.traceFunctionKey.trim() }), enabled: conflict });
-  const existing = graders.data?.find((g) => g.name === form.name.trim());
+  // The conflict names the grader it met (`fields.existingId`), whatever spelling the name was typed in.
+  const existingId = create.error?.data?.fields?.existingId;
+  const existing = graders.data?.find((g) => (existingId ? g.id === existingId : g.name === form.name.trim()));
   // An LLM judge with nowhere to send its prompt fails on every trace: say so before it is saved.
   const judge = useQuery({ ...trpc.graders.judgeStatus.queryOptions(), enabled: form.kind === "llm_judge" });
   const judgeMissing = form.kind === "llm_judge" && judge.data?.configured === false;

@@ -1,5 +1,6 @@
 // The only database access of dataset re-runs. Runs are serialised per dataset by the partial unique
-// index grader_reruns_one_active_key (one pending/running run per dataset), progress by a row lock.
+// index grader_reruns_one_active_key (one pending/running run per dataset), progress by a row lock. Times inside CASE are parameters: Citus refuses now() there
+// (docs/operations.md, "Citus").
 import type { DbClient } from "../../db/client.ts";
 import { sql } from "../../db/sql.ts";
 
@@ -83,7 +84,7 @@ export async function insertRerunItems(db: DbClient, run: { id: string; organiza
       status = CASE WHEN ${done} THEN 'completed' ELSE status END,
       traces_graded = CASE WHEN ${done} THEN 0 ELSE traces_graded END,
       graders_run = CASE WHEN ${done} THEN jsonb_array_length(grader_ids) ELSE graders_run END,
-      finished_at = CASE WHEN ${done} THEN now() ELSE finished_at END, updated_at = now()
+      finished_at = CASE WHEN ${done} THEN ${new Date().toISOString()}::timestamptz ELSE finished_at END, updated_at = now()
     WHERE organization_id = ${run.organizationId}::uuid AND id = ${run.id}::uuid`);
   return traces.map((t) => t.traceId);
 }
@@ -91,7 +92,7 @@ export async function insertRerunItems(db: DbClient, run: { id: string; organiza
 export async function markRerunRunning(db: DbClient, organizationId: string, runId: string): Promise<boolean> {
   const rows = await db.sql.query<{ status: string }>(sql`
     UPDATE grader_reruns SET status = CASE WHEN status = 'pending' THEN 'running' ELSE status END,
-      updated_at = CASE WHEN status = 'pending' THEN now() ELSE updated_at END
+      updated_at = CASE WHEN status = 'pending' THEN ${new Date().toISOString()}::timestamptz ELSE updated_at END
     WHERE organization_id = ${organizationId}::uuid AND id = ${runId}::uuid RETURNING status`);
   return rows[0]?.status === "running";
 }
@@ -123,7 +124,7 @@ export async function recordRerunItemDone(db: DbClient, item: { organizationId: 
       traces_graded = COALESCE(traces_graded, 0) + ${trace.anyGraded ? 1 : 0},
       status = CASE WHEN completed_traces + 1 >= total_traces THEN 'completed' ELSE 'running' END,
       graders_run = CASE WHEN completed_traces + 1 >= total_traces THEN jsonb_array_length(grader_ids) ELSE graders_run END,
-      finished_at = CASE WHEN completed_traces + 1 >= total_traces THEN now() ELSE finished_at END,
+      finished_at = CASE WHEN completed_traces + 1 >= total_traces THEN ${new Date().toISOString()}::timestamptz ELSE finished_at END,
       updated_at = now()
     WHERE organization_id = ${item.organizationId}::uuid AND id = ${item.runId}::uuid`);
   return true;

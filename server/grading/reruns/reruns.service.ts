@@ -139,3 +139,29 @@ export async function getRerunWithResults(db: Database, organizationId: string, 
   }
   return { run: shown, results: [...byTrace.values()] };
 }
+
+/** How often a waiting caller reads a re-run again. */
+const POLL_MS = 1000;
+const finished = (run: TGraderRerun) => run.status === "completed" || run.status === "errored";
+
+/**
+ * Reads a started re-run again every second until it finishes or `waitSeconds` pass (the agents' re-run
+ * tools wait for their result, docs/mcp.md); answers the run as last read and how long was waited.
+ */
+export async function waitForRerun(started: TGraderRerun, read: (runId: string) => Promise<TGraderRerun | null>, waitSeconds: number): Promise<{ run: TGraderRerun; waitedS: number }> {
+  let run = started;
+  const t0 = Date.now();
+  const deadline = t0 + waitSeconds * 1000;
+  while (!finished(run) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, Math.min(POLL_MS, Math.max(0, deadline - Date.now()))));
+    run = (await read(run.id)) ?? run;
+  }
+  return { run, waitedS: Math.round((Date.now() - t0) / 1000) };
+}
+
+/** startRerun, then waiting up to `waitSeconds` for the run to finish. */
+export async function rerunDatasetAndWait(db: Database, organizationId: string, datasetId: string, graderIds: string[] | undefined, waitSeconds: number) {
+  const started = await startRerun(db, organizationId, datasetId, graderIds);
+  const waited = await waitForRerun(started.run, async (runId) => (await getRerun(db, organizationId, datasetId, runId)).run, waitSeconds);
+  return { ...waited, joinedExisting: started.joinedExisting };
+}

@@ -2,33 +2,23 @@
 // transaction after the traces upsert locked every trace the request touched. This is a fresh
 // statement, so under READ COMMITTED it sees the spans of every transaction that held a trace's lock
 // before us (they committed) plus our own: whichever request locks last counts everything.
-import { sql, uuidArray, type SqlClient, type TBatchStatement } from "../../db/sql.ts";
+import { sql, uuidArray, type TBatchStatement } from "../../db/sql.ts";
+import type { TWriteStamp } from "../write/write.queries.ts";
 
 export const TRACE_COMPLETED_EVENT = "trace.completed";
 
 /**
  * Completes the given traces that are ready: completion signal received, not dropped, still pending,
  * and distinct final spans (final_span_count, kept by the write) ≥ expectedSpanCount (no count = legacy
- * SDK: complete on the signal). Marks
- * them "failed" when the root span recorded an error, else "completed", and writes exactly one
- * trace.completed outbox row per trace in the same transaction. Returns the traces it completed.
+ * SDK: complete on the signal). Marks them "failed" when the root span recorded an error, else "completed";
+ * its rows are `{ id, status }`, the traces it completed. It also scrubs the spans of any of the traces a
+ * concurrent request dropped while the write waited for the trace's lock (write.queries.ts,
+ * upsertTracesStatement). Reads and writes one organization's rows only and inserts nothing, so on Citus the
+ * whole statement goes to the organization's shard (docs/operations.md, "Citus"); its outbox rows are written
+ * by recordCompletionEventsStatement, next in the same transaction.
  */
-export async function completeReadyTraces(
-  tx: SqlClient,
-  organizationId: string,
-  traceIds: string[],
-): Promise<Array<{ id: string; status: string }>> {
-  if (traceIds.length === 0) return [];
-  const { statement, prepareAs } = completeReadyTracesStatement(organizationId, traceIds);
-  return tx.query<{ id: string; status: string }>(statement, { prepareAs });
-}
-
-/**
- * The statement of completeReadyTraces, for a batch (SqlDatabase.batch); its rows are `{ id, status }`. It
- * also scrubs the spans of any of the traces a concurrent request dropped while the write waited for the
- * trace's lock (write.queries.ts, upsertTracesStatement).
- */
-export function completeReadyTracesStatement(organizationId: string, traceIds: string[]): TBatchStatement {
+export function completeReadyTracesStatement(organizationId: string, traceIds: string[], stamp: TWriteStamp): TBatchStatement {
+  const at = stamp.at.toISOString();
   return {
     statement: sql`
       WITH probe AS (
@@ -38,7 +28,7 @@ export function completeReadyTracesStatement(organizationId: string, traceIds: s
         -- no span.
         SELECT c.* FROM unnest(${uuidArray(traceIds)}) AS wanted(id)
         CROSS JOIN LATERAL (
-          SELECT t.id, t.ctid, t.dropped,
+          SELECT t.id, t.dropped,
             t.status = 'pending' AND NOT t.dropped AND t.completion_signal_at IS NOT NULL
               AND (t.expected_span_count IS NULL OR t.expected_span_count <= t.final_span_count) AS ready
           FROM traces t
@@ -46,18 +36,12 @@ export function completeReadyTracesStatement(organizationId: string, traceIds: s
           OFFSET 0
         ) c
       ), scrubbed AS (
-        -- Every subquery below reads per trace by key (LATERAL … OFFSET 0), never as a join or a hashed
-        -- subplan, which the planner, short of statistics, made scans of the whole organization.
-        DELETE FROM spans WHERE ctid = ANY(ARRAY(
-          SELECT s.ctid FROM probe p
-          CROSS JOIN LATERAL (
-            SELECT sp.ctid FROM spans sp WHERE sp.organization_id = ${organizationId}::uuid AND sp.trace_id = p.id OFFSET 0
-          ) s
-          WHERE p.dropped
-        ))
+        DELETE FROM spans
+        WHERE organization_id = ${organizationId}::uuid AND trace_id = ANY(ARRAY(SELECT id FROM probe WHERE dropped))
       ), ready AS (
-        -- A trace fails when a root span recorded an error: only its roots are read (a partial index).
-        SELECT p.id, p.ctid, f.failed FROM probe p
+        -- A trace fails when a root span recorded an error: only its roots are read (a partial index), per
+        -- trace by key (LATERAL … OFFSET 0), never as a join the planner, short of statistics, made a scan.
+        SELECT p.id, f.failed FROM probe p
         CROSS JOIN LATERAL (
           SELECT count(*) > 0 AS failed FROM (
             SELECT 1 FROM spans sp
@@ -68,20 +52,38 @@ export function completeReadyTracesStatement(organizationId: string, traceIds: s
         ) f
         WHERE p.ready
       ), done AS (
-        -- The rows found above, by their physical address alone (an organization condition here made the
-        -- planner scan the organization's traces instead): they are this organization's, and the address is
-        -- stable, as the traces upsert earlier in this transaction holds each candidate's row lock.
+        -- The traces upsert earlier in this transaction holds each candidate's row lock.
         UPDATE traces t SET
-          status = CASE WHEN (SELECT r.failed FROM ready r WHERE r.id = t.id) THEN 'failed' ELSE 'completed' END,
-          completed_at = now(), updated_at = now()
-        WHERE t.ctid = ANY(ARRAY(SELECT ctid FROM ready))
+          status = CASE WHEN r.failed THEN 'failed' ELSE 'completed' END,
+          completed_at = ${at}::timestamptz, updated_at = ${at}::timestamptz
+        FROM ready r
+        WHERE t.organization_id = ${organizationId}::uuid AND t.id = r.id
         RETURNING t.id, t.status
-      ), events AS (
-        INSERT INTO trace_events (organization_id, trace_id, kind)
-        SELECT ${organizationId}::uuid, id, ${TRACE_COMPLETED_EVENT} FROM done
-        ON CONFLICT (organization_id, trace_id, kind) DO NOTHING
       )
       SELECT id, status FROM done`,
-    prepareAs: "reprise_ingest_complete_traces",
+  };
+}
+
+/**
+ * Writes one trace.completed outbox row per trace that completeReadyTracesStatement completed in this write
+ * attempt (completed_at is the attempt's time); the outbox's unique key keeps it to one per trace even if
+ * another request's attempt shares the instant.
+ */
+export function recordCompletionEventsStatement(organizationId: string, traceIds: string[], stamp: TWriteStamp): TBatchStatement {
+  return {
+    statement: sql`
+      INSERT INTO trace_events (organization_id, trace_id, kind)
+      -- The traces are read in a subquery of their own, each by primary key: on Citus an INSERT … SELECT that reads a
+      -- distributed table directly, with the organization as a parameter, is planned over every shard.
+      SELECT ${organizationId}::uuid, c.id, ${TRACE_COMPLETED_EVENT} FROM unnest(ARRAY(
+        SELECT d.id FROM unnest(${uuidArray(traceIds)}) AS wanted(id)
+        CROSS JOIN LATERAL (
+          SELECT t.id FROM traces t
+          WHERE t.organization_id = ${organizationId}::uuid AND t.id = wanted.id
+            AND t.completed_at = ${stamp.at.toISOString()}::timestamptz AND t.status IN ('completed', 'failed')
+          OFFSET 0
+        ) d
+      )) AS c(id)
+      ON CONFLICT (organization_id, trace_id, kind) DO NOTHING`,
   };
 }

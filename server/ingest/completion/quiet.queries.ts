@@ -1,40 +1,63 @@
 // Completion by quiet period (docs/otel.md, "Completion"), for traces of the native OpenTelemetry door:
 // they carry no completion signal and no span count. A pending trace completes once its root span has
 // arrived and no new span of it has arrived for the quiet period; an amended trace (a span arrived after
-// completion) is handed to the graders once more after the same quiet period. Rows are claimed with
-// FOR UPDATE SKIP LOCKED, so several server instances sweep without doing the work twice.
+// completion) is handed to the graders once more after the same quiet period. Rows are claimed one
+// organization at a time with FOR UPDATE SKIP LOCKED, so several server instances sweep without doing the work
+// twice.
 import { sql, uuidArray, type SqlClient } from "../../db/sql.ts";
 import { TRACE_COMPLETED_EVENT } from "./completion.queries.ts";
 
 export const TRACE_AMENDED_EVENT = "trace.amended";
 
-export interface TQuietTrace {
-  organizationId: string;
-  id: string;
+const QUIET_PENDING = sql`t.completion_mode = 'quiet' AND t.status = 'pending' AND NOT t.dropped
+  AND EXISTS (SELECT 1 FROM spans s
+    WHERE s.organization_id = t.organization_id AND s.trace_id = t.id AND s.source_parent_span_id IS NULL)`;
+const AMENDED = sql`t.amendment_pending AND t.status <> 'pending' AND NOT t.dropped`;
+// last_span_at is the write's time, from the server's clock (native.queries.ts), so the cutoff is too.
+const quietFor = (quietSeconds: number) => sql`t.last_span_at <= ${new Date(Date.now() - quietSeconds * 1000).toISOString()}::timestamptz`;
+
+/**
+ * Organizations with pending quiet traces whose root arrived and that have been quiet long enough. Read without
+ * locks: on Citus a statement over every organization spans every shard, where row locks are refused; the
+ * traces are then claimed one organization at a time (docs/operations.md, "Citus").
+ */
+export async function findQuietOrganizations(db: SqlClient, quietSeconds: number, limit: number): Promise<string[]> {
+  const rows = await db.query<{ organizationId: string }>(sql`
+    SELECT DISTINCT t.organization_id AS "organizationId" FROM traces t
+    WHERE ${QUIET_PENDING} AND ${quietFor(quietSeconds)}
+    LIMIT ${limit}`);
+  return rows.map((r) => r.organizationId);
 }
 
-/** Pending quiet traces whose root arrived and that have been quiet long enough, locked. */
-export function claimQuietTraces(tx: SqlClient, quietSeconds: number, limit: number): Promise<TQuietTrace[]> {
-  return tx.query<TQuietTrace>(sql`
-    SELECT t.organization_id AS "organizationId", t.id FROM traces t
-    WHERE t.completion_mode = 'quiet' AND t.status = 'pending' AND NOT t.dropped
-      AND t.last_span_at <= now() - make_interval(secs => ${quietSeconds}::double precision)
-      AND EXISTS (SELECT 1 FROM spans s
-        WHERE s.organization_id = t.organization_id AND s.trace_id = t.id AND s.source_parent_span_id IS NULL)
+/** Organizations with completed quiet traces that were amended and are quiet again, read without locks. */
+export async function findAmendedOrganizations(db: SqlClient, quietSeconds: number, limit: number): Promise<string[]> {
+  const rows = await db.query<{ organizationId: string }>(sql`
+    SELECT DISTINCT t.organization_id AS "organizationId" FROM traces t
+    WHERE ${AMENDED} AND ${quietFor(quietSeconds)}
+    LIMIT ${limit}`);
+  return rows.map((r) => r.organizationId);
+}
+
+/** One organization's pending quiet traces whose root arrived and that have been quiet long enough, locked. */
+export async function claimQuietTraces(tx: SqlClient, organizationId: string, quietSeconds: number, limit: number): Promise<string[]> {
+  const rows = await tx.query<{ id: string }>(sql`
+    SELECT t.id FROM traces t
+    WHERE t.organization_id = ${organizationId}::uuid AND ${QUIET_PENDING} AND ${quietFor(quietSeconds)}
     ORDER BY t.last_span_at
     LIMIT ${limit}
     FOR UPDATE OF t SKIP LOCKED`);
+  return rows.map((r) => r.id);
 }
 
-/** Completed quiet traces that were amended, quiet again, and not yet handed to the graders again, locked. */
-export function claimAmendedTraces(tx: SqlClient, quietSeconds: number, limit: number): Promise<TQuietTrace[]> {
-  return tx.query<TQuietTrace>(sql`
-    SELECT t.organization_id AS "organizationId", t.id FROM traces t
-    WHERE t.amendment_pending AND t.status <> 'pending' AND NOT t.dropped
-      AND t.last_span_at <= now() - make_interval(secs => ${quietSeconds}::double precision)
+/** One organization's completed quiet traces that were amended, quiet again, and not yet handed to the graders again, locked. */
+export async function claimAmendedTraces(tx: SqlClient, organizationId: string, quietSeconds: number, limit: number): Promise<string[]> {
+  const rows = await tx.query<{ id: string }>(sql`
+    SELECT t.id FROM traces t
+    WHERE t.organization_id = ${organizationId}::uuid AND ${AMENDED} AND ${quietFor(quietSeconds)}
     ORDER BY t.last_span_at
     LIMIT ${limit}
     FOR UPDATE OF t SKIP LOCKED`);
+  return rows.map((r) => r.id);
 }
 
 export interface TIoSpanRow {
@@ -93,7 +116,7 @@ export async function completeQuietTraces(tx: SqlClient, organizationId: string,
           SELECT 1 FROM spans s
           WHERE s.organization_id = t.organization_id AND s.trace_id = t.id
             AND s.source_parent_span_id IS NULL AND s.error IS NOT NULL) THEN 'failed' ELSE 'completed' END,
-        completion_signal_at = COALESCE(t.completion_signal_at, now()),
+        completion_signal_at = COALESCE(t.completion_signal_at, ${new Date().toISOString()}::timestamptz),
         completed_at = now(), updated_at = now()
       WHERE t.organization_id = ${organizationId}::uuid AND t.id = ANY(${uuidArray(traceIds)}) AND t.status = 'pending'
       RETURNING t.id

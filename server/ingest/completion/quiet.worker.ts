@@ -11,7 +11,7 @@ export function startQuietCompletion(db: SqlDatabase, options: { quietSeconds: n
     while (!stopped) {
       try {
         const { completed, amended } = await sweepQuietTraces(db, options.quietSeconds);
-        if (completed === SWEEP_BATCH || amended === SWEEP_BATCH) continue;
+        if (completed >= SWEEP_BATCH || amended >= SWEEP_BATCH) continue;
       } catch (error) {
         logger.error("quiet-period completion failed; retrying", { error });
       }

@@ -192,26 +192,31 @@ describe("real instrumentations through the native door", () => {
       await completes(o, trace.id);
     });
 
-    it(`OpenTelemetry GenAI (@opentelemetry/instrumentation-openai) with the openai client, messages as log events, ${format}`, async () => {
-      const o = await createTestOrg(db(), `otel-openai-${format}`);
-      expect(await runApp("otel-openai", format, server, model, o.apiKey, "weather-service")).toContain(FAKE_ANSWER);
-      const { trace, spans, data } = await storedTrace(o);
-      expect(trace).toMatchObject({ name: "answer-question", traceFunctionKey: "weather-bot" });
-      expect(shape(spans)).toEqual(shape([
-        ["answer-question", "custom", "otel"],
-        ["chat fake-model-1", "llm", "otel-genai"],
-        ["get_weather", "custom", "otel"],
-        ["chat fake-model-1", "llm", "otel-genai"],
-      ]));
-      const [root, first, second] = treeOrder(spans);
-      for (const s of [first, second]) {
-        expect(s.parentSpanId).toBe(root.id);
-        expect(s).toMatchObject({ model: FAKE_MODEL, inputTokens: 20, outputTokens: 7, totalTokens: 27 });
-      }
-      expect(data(first).input).toEqual([{ role: "system", content: "You answer weather questions." }, { role: "user", content: "Weather in Oslo?" }]);
-      expect(data(first).output).toMatchObject([{ role: "assistant", tool_calls: [{ id: "call_1", function: { name: "get_weather" } }], finish_reason: "tool_calls" }]);
-      expect(data(second).output).toEqual([{ role: "assistant", content: FAKE_ANSWER, finish_reason: "stop" }]);
-      await completes(o, trace.id);
-    });
+    // The newest release, on the OpenTelemetry JS 3.x line it needs (test/otel-js-3), and the last release
+    // for the 2.x line the SDK and the rest of these apps are on (docs/otel.md, "Versions tested").
+    for (const [app, version, line] of [["otel-openai", "0.22.0", "3.x"], ["otel-openai-js2", "0.21.0", "2.x"]] as const) {
+      it(`OpenTelemetry GenAI (@opentelemetry/instrumentation-openai ${version}, OpenTelemetry JS ${line}) with the openai client, messages as log events, ${format}`, async () => {
+        const o = await createTestOrg(db(), `${app}-${format}`);
+        expect(await runApp(app, format, server, model, o.apiKey, "weather-service")).toContain(FAKE_ANSWER);
+        const { trace, spans, data } = await storedTrace(o);
+        expect(trace).toMatchObject({ name: "answer-question", traceFunctionKey: "weather-bot" });
+        expect(shape(spans)).toEqual(shape([
+          ["answer-question", "custom", "otel"],
+          ["chat fake-model-1", "llm", "otel-genai"],
+          ["get_weather", "custom", "otel"],
+          ["chat fake-model-1", "llm", "otel-genai"],
+        ]));
+        const [root, first, second] = treeOrder(spans);
+        for (const s of [first, second]) {
+          expect(s.parentSpanId).toBe(root.id);
+          expect(s).toMatchObject({ model: FAKE_MODEL, inputTokens: 20, outputTokens: 7, totalTokens: 27 });
+        }
+        expect(data(first).input).toEqual([{ role: "system", content: "You answer weather questions." }, { role: "user", content: "Weather in Oslo?" }]);
+        expect(data(first).output).toMatchObject([{ role: "assistant", tool_calls: [{ id: "call_1", function: { name: "get_weather" } }], finish_reason: "tool_calls" }]);
+        expect(data(second).output).toEqual([{ role: "assistant", content: FAKE_ANSWER, finish_reason: "stop" }]);
+        for (const s of [first, second]) expect(s).toMatchObject({ spanOriginName: "@opentelemetry/instrumentation-openai", spanOriginVersion: version });
+        await completes(o, trace.id);
+      });
+    }
   }
 });

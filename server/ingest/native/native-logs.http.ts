@@ -7,11 +7,11 @@ import { defineRoute } from "../../http/define-route.ts";
 import { json } from "../../http/responses.ts";
 import { canonicalId } from "../../ids.ts";
 import { encodeExportLogsResponse } from "../../../proto/otlp.ts";
-import { withIngestBody } from "../memory-budget.ts";
-import { otlpFormatOf, summarizeRejections, otlpErrors } from "../otlp/otlp-response.ts";
+import { withOtlpLogs } from "../otlp-wire/decode-otlp.ts";
+import { summarizeRejections, otlpErrors } from "../otlp-wire/otlp-response.ts";
 import { sanitizeJsonValue } from "../payloads/sanitize.ts";
-import { decodeLogsJson, decodeLogsProtobuf, type TSpanEvent } from "./decode-logs.ts";
 import { insertEvents, type TEventRow } from "./events.queries.ts";
+import { readLogEvents, type TSpanEvent } from "./read-log-events.ts";
 import { remapStoredSpans } from "./remap.ts";
 import { nativeSpanId } from "./to-items.ts";
 
@@ -32,10 +32,9 @@ function toRow(organizationId: string, e: TSpanEvent, seq: number): TEventRow {
 export const postNativeLogs = defineRoute({
   body: "deferred",
   errors: otlpErrors,
-  handler: async ({ request, db, auth, body }) => {
-    const format = otlpFormatOf(request.headers.get("content-type"));
-    return withIngestBody(body, async (raw) => {
-      const { events, problems } = format === "protobuf" ? decodeLogsProtobuf(raw) : decodeLogsJson(raw);
+  handler: ({ request, db, auth, body }) =>
+    withOtlpLogs(request, body, async ({ request: otlp, format }) => {
+      const { events, problems } = readLogEvents(otlp);
       const rows = events.map((e, i) => toRow(auth.organizationId, e, i));
       sanitizeJsonValue(rows, { nul: 0, surrogates: 0 });
       const changed = await db.sql.transaction((tx) => insertEvents(tx, auth.organizationId, rows));
@@ -45,6 +44,5 @@ export const postNativeLogs = defineRoute({
         return new Response(new Uint8Array(encodeExportLogsResponse(partialSuccess)), { headers: { "content-type": "application/x-protobuf" } });
       }
       return json(partialSuccess ? { partialSuccess } : {});
-    });
-  },
+    }),
 });

@@ -5,21 +5,20 @@
 import { getEnv } from "../../env.ts";
 import { defineRoute } from "../../http/define-route.ts";
 import { ingestBatch } from "../ingest.service.ts";
-import { withIngestBody } from "../memory-budget.ts";
-import { exportResponse, otlpFormatOf, otlpErrors } from "../otlp/otlp-response.ts";
+import { withOtlpTraces } from "../otlp-wire/decode-otlp.ts";
+import { exportResponse, otlpErrors } from "../otlp-wire/otlp-response.ts";
 import { sanitizeJsonValue } from "../payloads/sanitize.ts";
-import { decodeJsonRequest, decodeProtobufRequest } from "./decode-request.ts";
 import { recordNativeTraces } from "./native.queries.ts";
+import { readOtelSpans } from "./read-spans.ts";
 import { loadLogEvents, remapStoredSpans } from "./remap.ts";
 import { nativeSpanId, toNativeItems } from "./to-items.ts";
 
 export const postNativeTraces = defineRoute({
   body: "deferred",
   errors: otlpErrors,
-  handler: async ({ request, db, auth, body }) => {
-    const format = otlpFormatOf(request.headers.get("content-type"));
-    return withIngestBody(body, async (raw) => {
-      const decoded = format === "protobuf" ? decodeProtobufRequest(raw) : decodeJsonRequest(raw);
+  handler: ({ request, db, auth, body }) =>
+    withOtlpTraces(request, body, async ({ request: otlp, format }) => {
+      const decoded = readOtelSpans(otlp);
       // GenAI events may have come first as log records (native-logs.http.ts): map them in now.
       const genAi = decoded.spans.filter((s) => Object.keys(s.span.attributes).some((k) => k.startsWith("gen_ai."))).map((s) => nativeSpanId(auth.organizationId, s.span));
       const before = await loadLogEvents(db, auth.organizationId, genAi);
@@ -27,7 +26,7 @@ export const postNativeTraces = defineRoute({
       sanitizeJsonValue([...traces.values()], { nul: 0, surrogates: 0 });
       const result = await ingestBatch(db, auth, items, {
         concurrency: getEnv().REPRISE_OTLP_INGEST_CONCURRENCY,
-        afterWrite: (tx, traceIds) => recordNativeTraces(tx, auth.organizationId, traceIds.flatMap((id) => traces.get(id) ?? [])),
+        afterWrite: (tx, traceIds, stamp) => recordNativeTraces(tx, auth.organizationId, traceIds.flatMap((id) => traces.get(id) ?? []), stamp),
       });
       // Events that committed while these spans were written: map those spans once more.
       const after = await loadLogEvents(db, auth.organizationId, genAi);
@@ -36,6 +35,5 @@ export const postNativeTraces = defineRoute({
       const all = [...decoded.problems, ...reasons];
       for (const [index, rejection] of result.rejected) all.push(`${locations[index]}: ${rejection.message}`);
       return exportResponse(format, all, undefined, "span(s)");
-    });
-  },
+    }),
 });

@@ -1,6 +1,7 @@
 // One OpenTelemetry span as the native door reads it, whatever the encoding (OTLP/JSON or protobuf):
 // ids as lowercase hex, times as ISO strings with microseconds, attributes as plain JSON values.
 // Everything the request said about the span is kept here, so the mapping can be re-run later.
+import type { TOtlpAnyValue, TOtlpKeyValue } from "../otlp-wire/otlp-request.ts";
 
 export type TAttributes = Record<string, unknown>;
 
@@ -32,70 +33,44 @@ export interface TOtelSpan {
   scope: { name: string | null; version: string | null };
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
-
-/** An OTLP AnyValue (JSON or decoded protobuf) as a plain value: kvlists become objects, bytes base64. */
-export function anyValue(value: unknown): unknown {
-  if (!isObject(value)) return null;
-  const v = value;
-  const pick = (camel: string, snake: string) => (v[camel] !== undefined ? v[camel] : v[snake]);
-  const s = pick("stringValue", "string_value");
-  if (s !== undefined && s !== null) return String(s);
-  const b = pick("boolValue", "bool_value");
-  if (b !== undefined && b !== null) return b === true || b === "true";
-  const i = pick("intValue", "int_value");
-  if (i !== undefined && i !== null) return intOf(i);
-  const d = pick("doubleValue", "double_value");
-  if (d !== undefined && d !== null) return typeof d === "number" ? d : Number(d);
-  const a = pick("arrayValue", "array_value");
-  if (isObject(a)) return (Array.isArray(a.values) ? a.values : []).map(anyValue);
-  const kv = pick("kvlistValue", "kvlist_value");
-  if (isObject(kv)) return keyValues(kv.values);
-  const bytes = pick("bytesValue", "bytes_value");
-  if (bytes instanceof Uint8Array) return Buffer.from(bytes).toString("base64");
-  if (typeof bytes === "string") return bytes;
+/** An AnyValue as a plain value: kvlists become objects, bytes base64, int64 beyond 2^53 decimal text. */
+export function anyValue(value: TOtlpAnyValue): unknown {
+  if ("stringValue" in value) return value.stringValue;
+  if ("boolValue" in value) return value.boolValue;
+  if ("intValue" in value) return intOf(value.intValue);
+  if ("doubleValue" in value) return value.doubleValue;
+  if ("arrayValue" in value) return value.arrayValue.map(anyValue);
+  if ("kvlistValue" in value) return keyValues(value.kvlistValue);
+  if ("bytesValue" in value) return typeof value.bytesValue === "string" ? value.bytesValue : Buffer.from(value.bytesValue).toString("base64");
   return null;
 }
 
 /** A list of OTLP KeyValue as an object; later duplicates win. Keys are kept as ordinary keys. */
-export function keyValues(list: unknown): TAttributes {
+export function keyValues(list: TOtlpKeyValue[]): TAttributes {
   const out: TAttributes = {};
-  if (!Array.isArray(list)) return out;
   for (const kv of list) {
-    if (!isObject(kv) || typeof kv.key !== "string") continue;
     Object.defineProperty(out, kv.key, { value: anyValue(kv.value), enumerable: true, writable: true, configurable: true });
   }
   return out;
 }
 
-/** int64 values arrive as numbers or decimal strings: a number when exact, else the string. */
-function intOf(value: unknown): number | string | null {
+/** int64 values: a number when exact, else the decimal text. */
+function intOf(value: number | string): number | string | null {
   if (typeof value === "number") return Number.isFinite(value) ? value : null;
-  const text = String(value);
-  if (!/^-?\d+$/.test(text)) return null;
-  const n = Number(text);
-  return Number.isSafeInteger(n) ? n : text;
+  if (!/^-?\d+$/.test(value)) return null;
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : value;
 }
 
-/** Trace and span ids: hex in OTLP/JSON, bytes in protobuf. Empty or all-zero ids are invalid (null). */
-export function hexId(value: unknown, bytes: 8 | 16): string | null {
-  let hex: string | null = null;
-  if (value instanceof Uint8Array) hex = Buffer.from(value).toString("hex");
-  else if (typeof value === "string") hex = value.toLowerCase();
-  if (hex === null || hex.length !== bytes * 2 || !/^[0-9a-f]+$/.test(hex) || /^0+$/.test(hex)) return null;
+/** A trace or span id (decoded to lowercase hex) of the given length in bytes; empty or all-zero ids are invalid (null). */
+export function validId(hex: string, bytes: 8 | 16): string | null {
+  if (hex.length !== bytes * 2 || !/^[0-9a-f]+$/.test(hex) || /^0+$/.test(hex)) return null;
   return hex;
 }
 
-/** Nanoseconds since the epoch (number, decimal string or Long-like) → ISO 8601 with microseconds. */
-export function nanosToIso(value: unknown): string | null {
-  if (value === undefined || value === null || value === "" || value === 0 || value === "0") return null;
-  let nanos: bigint;
-  try {
-    nanos = BigInt(typeof value === "number" ? Math.round(value) : String(value));
-  } catch {
-    return null;
-  }
-  if (nanos <= 0n) return null;
+/** Nanoseconds since the epoch → ISO 8601 with microseconds; null when absent or past the year 9999. */
+export function nanosToIso(nanos: bigint | null): string | null {
+  if (nanos === null || nanos <= 0n) return null;
   const micros = nanos / 1000n;
   const ms = Number(micros / 1000n);
   const date = new Date(ms);
@@ -104,25 +79,5 @@ export function nanosToIso(value: unknown): string | null {
   return `${date.toISOString().slice(0, 19)}.${fraction}Z`;
 }
 
-const KIND_NAMES = ["SPAN_KIND_UNSPECIFIED", "SPAN_KIND_INTERNAL", "SPAN_KIND_SERVER", "SPAN_KIND_CLIENT", "SPAN_KIND_PRODUCER", "SPAN_KIND_CONSUMER"];
-const STATUS_NAMES = ["STATUS_CODE_UNSET", "STATUS_CODE_OK", "STATUS_CODE_ERROR"];
-
-/** Enums arrive as numbers (protobuf, most JSON encoders) or as their names (some JSON encoders). */
-export function enumOf(value: unknown, names: string[]): number {
-  if (typeof value === "number" && Number.isInteger(value)) return value;
-  if (typeof value === "string") {
-    const i = names.indexOf(value);
-    if (i >= 0) return i;
-    if (/^\d+$/.test(value)) return Number(value);
-  }
-  return 0;
-}
-
-export const spanKindOf = (value: unknown) => enumOf(value, KIND_NAMES);
-export const statusCodeOf = (value: unknown) => enumOf(value, STATUS_NAMES);
-
 /** OTLP span flags: bit 8 says whether the parent's remoteness is known, bit 9 that it is remote. */
-export function hasRemoteParent(flags: unknown): boolean {
-  const n = typeof flags === "number" ? flags : typeof flags === "string" && /^\d+$/.test(flags) ? Number(flags) : 0;
-  return (n & 0x300) === 0x300;
-}
+export const hasRemoteParent = (flags: number): boolean => (flags & 0x300) === 0x300;

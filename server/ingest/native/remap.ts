@@ -58,6 +58,6 @@ export async function remapStoredSpans(db: Database, auth: TAuthContext, spanIds
   const { bySpan } = await loadLogEvents(db, org, stored.map((s) => s.id));
   const { items, traces } = toNativeItems(org, spans, bySpan);
   await ingestBatch(db, auth, items, {
-    afterWrite: (tx, traceIds) => recordNativeTraces(tx, org, traceIds.flatMap((id) => traces.get(id) ?? []), true),
+    afterWrite: (tx, traceIds, stamp) => recordNativeTraces(tx, org, traceIds.flatMap((id) => traces.get(id) ?? []), stamp, true),
   });
 }

@@ -3,7 +3,7 @@
 // native door records per trace (title, trace function, session, resource) inside the same transaction.
 import { canonicalId } from "../../ids.ts";
 import type { TIngestItem } from "../ingest.schemas.ts";
-import { parsePayloadText } from "../payloads/parse-payload.ts";
+import { parsePayloadValue } from "../payloads/parse-payload.ts";
 import { mapSpan, TRACE_FUNCTION_ATTRIBUTE, type TMappedSpan } from "./mapping/map-span.ts";
 import type { TOtelEvent, TOtelSpan } from "./otel-span.ts";
 
@@ -106,7 +106,7 @@ export function toNativeItems(
   for (const { location, span, mapped: m } of mapped) {
     const root = roots.get(span.traceId);
     const key = traceFunctionOf(span, m, root);
-    const parsed = parsePayloadText("external_span", JSON.stringify(spanPayload(span, m, key.key)));
+    const parsed = parsePayloadValue("external_span", spanPayload(span, m, key.key));
     if (!parsed.ok) {
       out.reasons.push(`${location}: ${parsed.rejection.message}`);
       continue;

@@ -1,6 +1,9 @@
 // Carrier spans inside an OTLP ExportTraceServiceRequest (docs/api/ingestion.md,
 // "OTLP"): a span carrying `reprise.operation` + `reprise.payload` (or the `bitfab.` pair) holds one
-// ingestion payload. Spans without them are ignored; their OTel ids are never read.
+// ingestion payload. Spans without them are ignored; their OTel ids are never read. The request comes
+// decoded, from either encoding, by the one OTLP decoder (server/ingest/otlp-wire/decode-otlp.ts).
+import type { TOtlpKeyValue, TOtlpTracesRequest } from "../otlp-wire/otlp-request.ts";
+import { spanLocation } from "../otlp-wire/otlp-request.ts";
 
 export const OPERATION_KEYS = ["reprise.operation", "bitfab.operation"] as const;
 export const PAYLOAD_KEYS = ["reprise.payload", "bitfab.payload"] as const;
@@ -16,17 +19,10 @@ export interface TDecodedCarriers {
   ignored: number;
 }
 
-/** The attribute values we care about, from either encoding, already narrowed to "string or not". */
-export interface TAttributeView {
-  key: string;
-  /** The stringValue, or undefined when the value is of another kind. */
-  stringValue: string | undefined;
-}
-
 /** Reads one span's carrier attributes; null when the span is not a carrier at all. */
-export function readCarrier(location: string, attributes: TAttributeView[]): TCarrier | null {
-  let operation: TAttributeView | undefined;
-  let payload: TAttributeView | undefined;
+export function readCarrier(location: string, attributes: TOtlpKeyValue[]): TCarrier | null {
+  let operation: TOtlpKeyValue | undefined;
+  let payload: TOtlpKeyValue | undefined;
   for (const attribute of attributes) {
     // The reprise.* keys win over bitfab.* when a span somehow has both.
     if ((OPERATION_KEYS as readonly string[]).includes(attribute.key)) {
@@ -38,7 +34,23 @@ export function readCarrier(location: string, attributes: TAttributeView[]): TCa
   if (!operation && !payload) return null;
   if (!operation) return { location, problem: `has ${payload!.key} but no operation attribute` };
   if (!payload) return { location, problem: `has ${operation.key} but no payload attribute` };
-  if (operation.stringValue === undefined) return { location, problem: `${operation.key} must be a stringValue` };
-  if (payload.stringValue === undefined) return { location, problem: `${payload.key} must be a stringValue holding JSON` };
-  return { location, operation: operation.stringValue, payload: payload.stringValue };
+  if (!("stringValue" in operation.value)) return { location, problem: `${operation.key} must be a stringValue` };
+  if (!("stringValue" in payload.value)) return { location, problem: `${payload.key} must be a stringValue holding JSON` };
+  return { location, operation: operation.value.stringValue, payload: payload.value.stringValue };
+}
+
+/** Every span's carrier, in request order, and how many spans were not carriers. */
+export function findCarriers(request: TOtlpTracesRequest): TDecodedCarriers {
+  const carriers: TCarrier[] = [];
+  let ignored = 0;
+  request.resourceSpans.forEach((rs, i) => {
+    rs.scopeSpans.forEach((ss, j) => {
+      ss.spans.forEach((span, k) => {
+        const carrier = readCarrier(spanLocation(i, j, k), span.attributes);
+        if (carrier) carriers.push(carrier);
+        else ignored += 1;
+      });
+    });
+  });
+  return { carriers, ignored };
 }

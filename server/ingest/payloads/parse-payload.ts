@@ -5,6 +5,7 @@ import { toValidationIssues } from "../../errors.ts";
 import type { TIngestItem, TIngestOperation, TRejection } from "../ingest.schemas.ts";
 import { ZFunctionTracePayload, ZInternalTracePayload } from "./function-trace.schemas.ts";
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from "./json-depth.ts";
+import { isPlainJson } from "./plain-json.ts";
 import { mayNeedSanitizing, sanitizeJsonValue, sanitizeNote, type SanitizeCounts } from "./sanitize.ts";
 import { ZExternalSpanPayload } from "./span-payload.schemas.ts";
 import { ZExternalTracePayload } from "./trace-payload.schemas.ts";
@@ -32,6 +33,16 @@ export function parsePayloadText(operation: TIngestOperation, text: string, func
   const untouched = counts.nul === 0 && counts.surrogates === 0;
   if (outcome.ok && outcome.item.operation === "external_span" && untouched) outcome.item.text = text;
   return outcome;
+}
+
+/**
+ * Validates a payload the server built from a decoded request (the native door's spans) as parsePayloadText
+ * validates its JSON text, without the text: a plain value is validated as it is; anything else (text to
+ * sanitize, deep nesting, values JSON has no form for) goes through its JSON text, with the same outcome.
+ */
+export function parsePayloadValue(operation: TIngestOperation, value: Record<string, unknown>): TParseOutcome {
+  if (!isPlainJson(value)) return parsePayloadText(operation, JSON.stringify(value));
+  return validate(operation, value, { nul: 0, surrogates: 0 });
 }
 
 function validate(operation: TIngestOperation, value: unknown, counts: SanitizeCounts, functionId?: string): TParseOutcome {

@@ -38,7 +38,8 @@ function cleanString(s: string, counts: SanitizeCounts): string {
   return out;
 }
 
-const needsCleaning = (s: string) => s.includes("\u0000") || !isWellFormed(s);
+/** A string or key PostgreSQL cannot store as it is (sanitizeJsonValue replaces what it holds). */
+export const needsCleaning = (s: string) => s.includes("\u0000") || !isWellFormed(s);
 
 /**
  * Replaces NUL and unpaired surrogates in every string and key of a parsed JSON value, in place

@@ -1,19 +1,20 @@
 // One request's write: traces, then spans, then function executions, then the completion check, in a
 // single short transaction (docs/architecture.md, "Ingestion and completion": checked and transitioned in one transaction under a row lock).
 // Retried on deadlock and serialization failures, which concurrent writers can still provoke.
-import type { SqlClient, SqlDatabase } from "../../db/sql.ts";
-import { completeReadyTraces, completeReadyTracesStatement } from "../completion/completion.queries.ts";
+import type { SqlClient, SqlDatabase, TBatchStatement } from "../../db/sql.ts";
+import { completeReadyTracesStatement, recordCompletionEventsStatement } from "../completion/completion.queries.ts";
 import type { TSpanRow } from "./span-rows.ts";
 import type { TTraceRow } from "./trace-rows.ts";
 import {
+  countFinalSpansStatement,
   deleteSpansOfTraces,
   insertFunctionExecutions,
-  upsertSpans,
-  upsertSpansOfKeptTracesStatement,
-  upsertTraces,
+  newWriteStamp,
+  upsertSpansStatement,
   upsertTracesStatement,
   type TFunctionExecutionRow,
   type TSpanArrays,
+  type TWriteStamp,
 } from "./write.queries.ts";
 
 /** A row with its JSON text, serialized once (and reused by retries). */
@@ -38,6 +39,33 @@ export interface TWritePlan {
 const jsonArray = (rows: TSerialized<unknown>[]) => `[${rows.map((r) => r.json).join(",")}]`;
 const spanArrays = (rows: TSerializedSpan[]): TSpanArrays => ({ rowsJson: jsonArray(rows), rawJson: `[${rows.map((r) => r.raw).join(",")}]` });
 const traceIdsOf = (rows: TSerializedSpan[]): string[] => [...new Set(rows.map((r) => r.row.trace_id))];
+const finalSpanIdsOf = (rows: TSerializedSpan[]): string[] => rows.filter((r) => r.row.is_final).map((r) => r.row.id);
+
+/**
+ * Traces per statement: the traces upsert passes each trace's fields as parameters (a VALUES list, which Citus
+ * routes to one shard whole), and PostgreSQL takes at most 65,535 parameters in one statement.
+ */
+export const MAX_TRACES_PER_STATEMENT = 1000;
+
+function chunkByCount<T>(rows: T[], size: number = MAX_TRACES_PER_STATEMENT): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) chunks.push(rows.slice(i, i + size));
+  return chunks;
+}
+
+/**
+ * The statements of a write, in order: the traces (row-locking each, in id order), the spans in runs under the
+ * size cap, then the count of spans that became final. None reads an earlier one's answer, so they can go as one
+ * batch.
+ */
+function writeStatements(organizationId: string, plan: TWritePlan, spanRuns: TSerializedSpan[][], stamp: TWriteStamp): TBatchStatement[] {
+  const finals = finalSpanIdsOf(plan.spans);
+  return [
+    ...chunkByCount(plan.traces).map((chunk) => upsertTracesStatement(organizationId, chunk.map((t) => t.row), stamp)),
+    ...spanRuns.map((run) => upsertSpansStatement(organizationId, spanArrays(run), traceIdsOf(run), stamp)),
+    ...(finals.length > 0 ? [countFinalSpansStatement(organizationId, finals, stamp)] : []),
+  ];
+}
 
 /**
  * Spans are written one statement per request, except that a statement's JSON stays under this size:
@@ -95,7 +123,7 @@ const RETRYABLE = new Set(["40P01", "40001"]);
 const MAX_ATTEMPTS = 5;
 
 /** Runs inside the write transaction, after the rows are written (see TIngestOptions.afterWrite). */
-export type TAfterWrite = (tx: SqlClient, traceIds: string[]) => Promise<void>;
+export type TAfterWrite = (tx: SqlClient, traceIds: string[], stamp: TWriteStamp) => Promise<void>;
 
 export async function writeBatch(db: SqlDatabase, organizationId: string, plan: TWritePlan, afterWrite?: TAfterWrite): Promise<TWriteOutcome> {
   const pglite = db.kind === "pglite";
@@ -132,14 +160,17 @@ function writableAtOnce(plan: TWritePlan, afterWrite?: TAfterWrite): boolean {
 
 async function writeAtOnce(db: SqlDatabase, organizationId: string, plan: TWritePlan, maxStatementBytes: number): Promise<TWriteOutcome> {
   // Completion skips dropped traces itself, so every trace of the request is a candidate.
-  const [first, ...rest] = chunkBySize(plan.spans, maxStatementBytes);
+  const stamp = newWriteStamp();
+  const ids = plan.traces.map((t) => t.row.id);
+  const writes = writeStatements(organizationId, plan, chunkBySize(plan.spans, maxStatementBytes), stamp);
   const results = await db.batch([
-    upsertTracesStatement(organizationId, jsonArray(plan.traces), first && spanArrays(first)),
-    ...rest.map((chunk) => upsertSpansOfKeptTracesStatement(organizationId, spanArrays(chunk), traceIdsOf(chunk))),
-    completeReadyTracesStatement(organizationId, plan.traces.map((t) => t.row.id)),
+    ...writes,
+    completeReadyTracesStatement(organizationId, ids, stamp),
+    recordCompletionEventsStatement(organizationId, ids, stamp),
   ]);
-  const traces = results[0] as Array<{ id: string; dropped: boolean }>;
-  const completed = results[results.length - 1] as Array<{ id: string }>;
+  const traceChunks = Math.ceil(plan.traces.length / MAX_TRACES_PER_STATEMENT);
+  const traces = results.slice(0, traceChunks).flat() as Array<{ id: string; dropped: boolean }>;
+  const completed = results[writes.length] as Array<{ id: string }>;
   return {
     droppedTraceIds: new Set(traces.filter((t) => t.dropped).map((t) => t.id)),
     completedTraceIds: completed.map((c) => c.id),
@@ -154,20 +185,15 @@ async function writeOnce(
   maxStatementBytes: number,
   afterWrite?: TAfterWrite,
 ): Promise<TWriteOutcome> {
+  const stamp = newWriteStamp();
   const droppedTraceIds = new Set<string>();
-  // The first run of spans goes in the traces statement, which discards those of dropped traces itself.
-  const [first, ...rest] = chunkBySize(plan.spans, maxStatementBytes);
-  if (plan.traces.length > 0) {
-    for (const row of await upsertTraces(tx, organizationId, jsonArray(plan.traces), first && spanArrays(first))) {
-      if (row.dropped) droppedTraceIds.add(row.id);
-    }
-  } else if (first) {
-    throw new Error("spans without their traces in the write plan");
-  }
-  // Spans of a dropped trace are discarded, whether they arrive before or after the drop.
-  for (const chunk of rest) {
-    const kept = chunk.filter((s) => !droppedTraceIds.has(s.row.trace_id));
-    if (kept.length > 0) await upsertSpans(tx, organizationId, spanArrays(kept), traceIdsOf(kept));
+  if (plan.traces.length === 0 && plan.spans.length > 0) throw new Error("spans without their traces in the write plan");
+  const traceChunks = Math.ceil(plan.traces.length / MAX_TRACES_PER_STATEMENT);
+  // Spans of a dropped trace are discarded by their statement, whether they arrive before or after the drop.
+  const writes = writeStatements(organizationId, plan, chunkBySize(plan.spans, maxStatementBytes), stamp);
+  for (const [index, { statement, prepareAs }] of writes.entries()) {
+    const rows = await tx.query<{ id: string; dropped: boolean }>(statement, { prepareAs });
+    if (index < traceChunks) for (const row of rows) if (row.dropped) droppedTraceIds.add(row.id);
   }
   if (droppedTraceIds.size > 0) await deleteSpansOfTraces(tx, organizationId, [...droppedTraceIds]);
   const stored =
@@ -175,8 +201,12 @@ async function writeOnce(
       ? await insertFunctionExecutions(tx, organizationId, jsonArray(plan.functionExecutions))
       : [];
   const candidates = plan.traces.map((t) => t.row.id).filter((id) => !droppedTraceIds.has(id));
-  if (afterWrite && candidates.length > 0) await afterWrite(tx, candidates);
-  const completed = await completeReadyTraces(tx, organizationId, candidates);
+  if (afterWrite && candidates.length > 0) await afterWrite(tx, candidates, stamp);
+  let completed: Array<{ id: string }> = [];
+  if (candidates.length > 0) {
+    completed = await tx.query<{ id: string }>(completeReadyTracesStatement(organizationId, candidates, stamp).statement);
+    if (completed.length > 0) await tx.query(recordCompletionEventsStatement(organizationId, completed.map((c) => c.id), stamp).statement);
+  }
   return { droppedTraceIds, completedTraceIds: completed.map((c) => c.id), storedFunctionExecutionIds: new Set(stored) };
 }
 

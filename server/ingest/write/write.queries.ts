@@ -2,7 +2,8 @@
 // rows passed as one JSON array and expanded with jsonb_to_recordset (PGlite and PostgreSQL both).
 // Every statement is scoped to the organization; rows arrive sorted by id so row locks are always
 // taken in the same order and concurrent requests do not deadlock each other.
-import { empty, sql, uuidArray, type Sql, type SqlClient, type TBatchStatement } from "../../db/sql.ts";
+import { randomBytes } from "node:crypto";
+import { join, sql, uuidArray, type SqlClient, type TBatchStatement } from "../../db/sql.ts";
 import type { TSpanRow } from "./span-rows.ts";
 import type { TTraceRow } from "./trace-rows.ts";
 
@@ -28,121 +29,86 @@ export interface TFunctionExecutionRow {
 }
 
 /**
- * Inserts or updates the request's traces (and, in the same statement, the first run of its spans);
- * returns each trace's dropped flag after the write. The upsert row-locks every trace the request
- * touches until commit, which is what makes the completion check of completeReadyTraces happen once
- * per trace. One statement instead of two saves a round trip to the database, which on loopback TCP
- * costs ~0.5 ms of the server's CPU (bench/README.md).
- *
- * The spans go first, so that the traces upsert can add the spans that became final to each trace's
- * final_span_count. Spans of a trace dropped in this request, or dropped before this statement began, are
- * discarded here; a drop committed while this statement waited for a trace's lock shows in the
- * returned `dropped`, and the caller scrubs that trace's spans (deleteSpansOfTraces, or completion's
- * statement) before it commits.
+ * What every statement of one write attempt shares: its time (the app's clock, passed as a parameter so that
+ * every node of a distributed database stores the same instant, and Citus accepts it where it refuses now()
+ * inside ON CONFLICT … DO UPDATE), and its token, stored as final_xact on each span that became final in this
+ * attempt, so that a later statement of the same transaction finds those spans on whichever node they live
+ * (docs/operations.md, "Citus").
  */
-export async function upsertTraces(
-  tx: SqlClient,
-  organizationId: string,
-  rowsJson: string,
-  spans?: TSpanArrays,
-): Promise<Array<{ id: string; dropped: boolean }>> {
-  const { statement, prepareAs } = upsertTracesStatement(organizationId, rowsJson, spans);
-  return tx.query(statement, { prepareAs });
+export interface TWriteStamp {
+  at: Date;
+  /** A decimal xid8, above 2^62 so that it never equals the transaction ids older rows carry. */
+  token: string;
 }
 
-/** The statement of upsertTraces, for a batch (SqlDatabase.batch); its rows are `{ id, dropped }`. */
-export function upsertTracesStatement(organizationId: string, rowsJson: string, spans?: TSpanArrays): TBatchStatement {
-  if (spans === undefined) {
-    return {
-      statement: sql`WITH ${traceInput(rowsJson)}, finals AS (SELECT NULL::uuid AS trace_id, 0::integer AS n WHERE false),
-        upserted AS (${upsertTracesSql(organizationId)})
-        SELECT id, dropped FROM upserted`,
-      prepareAs: "reprise_ingest_upsert_traces",
-    };
-  }
-  // The request's traces are probed by primary key, one by one (LATERAL … OFFSET 0): not a join or an
-  // array the planner could turn into a scan of every trace for want of statistics.
-  const keep = sql`WHERE r.trace_id <> ALL(ARRAY(
-      SELECT id FROM input WHERE dropped
-      UNION ALL
-      SELECT d.id FROM input i CROSS JOIN LATERAL (
-        SELECT d.id FROM traces d WHERE d.organization_id = ${organizationId}::uuid AND d.id = i.id AND d.dropped OFFSET 0
-      ) d
-    ))`;
+/** A fresh stamp for one write attempt. */
+export function newWriteStamp(): TWriteStamp {
+  const random = BigInt(`0x${randomBytes(8).toString("hex")}`) & ((1n << 62n) - 1n);
+  return { at: new Date(), token: String((1n << 62n) + random) };
+}
+
+/** Requests of up to this many traces have their traces upsert prepared (one statement text per count). */
+const PREPARED_TRACE_COUNTS = 16;
+
+/**
+ * Inserts or updates the request's traces; its rows are `{ id, dropped }`, each trace's dropped flag after the write. The upsert
+ * row-locks every trace the request touches until commit, which is what makes the completion check of
+ * completeReadyTraces happen once per trace. A multi-row VALUES list with the organization as a constant, so
+ * on Citus the statement goes whole to the one shard that holds the organization (docs/operations.md,
+ * "Citus"). ON CONFLICT … DO UPDATE reads only the stored row, EXCLUDED and parameters: what a row's insert
+ * value cannot tell (whether a field was sent at all) is passed as lists of trace ids.
+ */
+export function upsertTracesStatement(organizationId: string, traces: TTraceRow[], stamp: TWriteStamp): TBatchStatement {
+  const at = stamp.at.toISOString();
+  const ids = (keep: (t: TTraceRow) => boolean) => uuidArray(traces.filter(keep).map((t) => t.id));
+  const rows = traces.map(
+    (i) => sql`(${organizationId}::uuid, ${i.id}::uuid, ${i.source_trace_id}, ${i.name}, ${i.trace_function_key},
+      ${i.ingestion_type ?? "captured"}, ${i.session_id}, ${JSON.stringify(i.metadata ?? {})}::jsonb,
+      ${JSON.stringify(i.contexts ?? [])}::jsonb, ${i.external_trace === null ? null : JSON.stringify(i.external_trace)}::jsonb,
+      ${i.source}, ${i.sdk_version}, ${i.started_at ?? i.span_started_at}::timestamptz, ${i.ended_at}::timestamptz,
+      ${i.expected_span_count}::integer, ${i.completed ? at : null}::timestamptz, ${i.dropped}::boolean,
+      ${i.dropped ? at : null}::timestamptz, ${i.test_run_id}::uuid, ${i.original_trace_id}::uuid,
+      ${i.input_source_trace_id}, ${i.replay_attempt}::integer, ${at}::timestamptz)`,
+  );
   return {
-    statement: sql`WITH ${traceInput(rowsJson)},
-      written AS (${upsertSpansStatement(organizationId, spans, keep)}),
-      finals AS MATERIALIZED (${finalsOf()}),
-      upserted AS (${upsertTracesSql(organizationId)})
-      SELECT id, dropped FROM upserted`,
-    prepareAs: "reprise_ingest_upsert_traces_spans",
-  };
-}
-
-/** Per trace, the spans of `written` that became final in this transaction. */
-function finalsOf(): Sql {
-  return sql`SELECT trace_id, count(*) FILTER (WHERE became_final)::integer AS n FROM written GROUP BY trace_id`;
-}
-
-function traceInput(rowsJson: string): Sql {
-  return sql`input AS (
-      SELECT * FROM jsonb_to_recordset(${rowsJson}::jsonb) AS r(
-        id uuid, source_trace_id text, name text, trace_function_key text, key_from_completion boolean,
-        ingestion_type text, session_id text, metadata jsonb, contexts jsonb, external_trace jsonb,
-        source text, sdk_version text, started_at timestamptz, span_started_at timestamptz, ended_at timestamptz,
-        expected_span_count integer, completed boolean, dropped boolean, test_run_id uuid, original_trace_id uuid,
-        input_source_trace_id text, replay_attempt integer)
-    )`;
-}
-
-function upsertTracesSql(organizationId: string): Sql {
-  return sql`
+    statement: sql`
     INSERT INTO traces AS t (
       organization_id, id, source_trace_id, name, trace_function_key, ingestion_type, session_id, metadata,
       contexts, external_trace, source, sdk_version, started_at, ended_at, expected_span_count,
       completion_signal_at, dropped, dropped_at, test_run_id, original_trace_id, input_source_trace_id, replay_attempt,
-      final_span_count)
-    SELECT ${organizationId}::uuid, i.id, i.source_trace_id, i.name, i.trace_function_key,
-      COALESCE(i.ingestion_type, 'captured'), i.session_id, COALESCE(i.metadata, '{}'::jsonb),
-      COALESCE(i.contexts, '[]'::jsonb), i.external_trace, i.source, i.sdk_version,
-      COALESCE(i.started_at, i.span_started_at), i.ended_at, i.expected_span_count,
-      CASE WHEN i.completed THEN now() END, i.dropped, CASE WHEN i.dropped THEN now() END,
-      i.test_run_id, i.original_trace_id, i.input_source_trace_id, i.replay_attempt,
-      COALESCE((SELECT f.n FROM finals f WHERE f.trace_id = i.id), 0)
-    FROM input i
-    ORDER BY i.id
-    ON CONFLICT (organization_id, id) DO UPDATE SET (
-      name, trace_function_key, ingestion_type, session_id, metadata, contexts, external_trace, source,
-      sdk_version, started_at, ended_at, expected_span_count, completion_signal_at, dropped, dropped_at,
-      test_run_id, original_trace_id, input_source_trace_id, replay_attempt, final_span_count, updated_at
-    ) = (
-      SELECT COALESCE(i.name, t.name),
-        CASE WHEN i.key_from_completion THEN COALESCE(i.trace_function_key, t.trace_function_key)
-             ELSE COALESCE(t.trace_function_key, i.trace_function_key) END,
-        COALESCE(i.ingestion_type, t.ingestion_type),
-        COALESCE(i.session_id, t.session_id),
-        -- Completions merge metadata (the PATCH mergeMetadata keys survive); contexts are the SDK's full list.
-        CASE WHEN i.metadata IS NULL THEN t.metadata ELSE t.metadata || i.metadata END,
-        COALESCE(i.contexts, t.contexts),
-        COALESCE(i.external_trace, t.external_trace),
-        COALESCE(t.source, i.source),
-        COALESCE(t.sdk_version, i.sdk_version),
-        COALESCE(i.started_at, t.started_at, i.span_started_at),
-        COALESCE(i.ended_at, t.ended_at),
-        COALESCE(i.expected_span_count, t.expected_span_count),
-        -- The completion signal is recorded separately from the completed status (state table rule 2).
-        COALESCE(t.completion_signal_at, CASE WHEN i.completed THEN now() END),
-        t.dropped OR i.dropped,
-        COALESCE(t.dropped_at, CASE WHEN i.dropped THEN now() END),
-        COALESCE(i.test_run_id, t.test_run_id),
-        COALESCE(i.original_trace_id, t.original_trace_id),
-        COALESCE(i.input_source_trace_id, t.input_source_trace_id),
-        COALESCE(i.replay_attempt, t.replay_attempt),
-        t.final_span_count + EXCLUDED.final_span_count,
-        now()
-      FROM input i WHERE i.id = EXCLUDED.id
-    )
-    RETURNING t.id, t.dropped`;
+      updated_at)
+    VALUES ${join(rows)}
+    ON CONFLICT (organization_id, id) DO UPDATE SET
+      name = COALESCE(EXCLUDED.name, t.name),
+      trace_function_key = CASE WHEN EXCLUDED.id = ANY(${ids((i) => i.key_from_completion)})
+        THEN COALESCE(EXCLUDED.trace_function_key, t.trace_function_key)
+        ELSE COALESCE(t.trace_function_key, EXCLUDED.trace_function_key) END,
+      ingestion_type = CASE WHEN EXCLUDED.id = ANY(${ids((i) => i.ingestion_type !== null)}) THEN EXCLUDED.ingestion_type ELSE t.ingestion_type END,
+      session_id = COALESCE(EXCLUDED.session_id, t.session_id),
+      -- Completions merge metadata (the PATCH mergeMetadata keys survive); contexts are the SDK's full list.
+      metadata = t.metadata || EXCLUDED.metadata,
+      contexts = CASE WHEN EXCLUDED.id = ANY(${ids((i) => i.contexts !== null)}) THEN EXCLUDED.contexts ELSE t.contexts END,
+      external_trace = COALESCE(EXCLUDED.external_trace, t.external_trace),
+      source = COALESCE(t.source, EXCLUDED.source),
+      sdk_version = COALESCE(t.sdk_version, EXCLUDED.sdk_version),
+      -- A start the completion gave wins; else the stored one; else the earliest of the request's spans.
+      started_at = CASE WHEN EXCLUDED.id = ANY(${ids((i) => i.started_at !== null)}) THEN EXCLUDED.started_at
+        ELSE COALESCE(t.started_at, EXCLUDED.started_at) END,
+      ended_at = COALESCE(EXCLUDED.ended_at, t.ended_at),
+      expected_span_count = COALESCE(EXCLUDED.expected_span_count, t.expected_span_count),
+      -- The completion signal is recorded separately from the completed status (state table rule 2).
+      completion_signal_at = COALESCE(t.completion_signal_at, EXCLUDED.completion_signal_at),
+      dropped = t.dropped OR EXCLUDED.dropped,
+      dropped_at = COALESCE(t.dropped_at, EXCLUDED.dropped_at),
+      test_run_id = COALESCE(EXCLUDED.test_run_id, t.test_run_id),
+      original_trace_id = COALESCE(EXCLUDED.original_trace_id, t.original_trace_id),
+      input_source_trace_id = COALESCE(EXCLUDED.input_source_trace_id, t.input_source_trace_id),
+      replay_attempt = COALESCE(EXCLUDED.replay_attempt, t.replay_attempt),
+      updated_at = EXCLUDED.updated_at
+    RETURNING t.id, t.dropped`,
+    // Its text depends only on the number of traces: the usual counts are parsed once per connection.
+    prepareAs: traces.length <= PREPARED_TRACE_COUNTS ? `reprise_ingest_upsert_traces_${traces.length}` : undefined,
+  };
 }
 
 /**
@@ -161,53 +127,25 @@ export async function deleteSpansOfTraces(tx: SqlClient, organizationId: string,
 
 /**
  * Upserts spans. A final payload replaces a start snapshot, never the reverse; of two final copies the
- * later one wins (docs/architecture.md, "Ingestion and completion").
+ * later one wins (docs/architecture.md, "Ingestion and completion"). It runs after the traces upsert of the same
+ * transaction, which holds each trace's row lock, so the spans of a trace that is dropped (by this request, or by
+ * one committed before the lock was taken) are discarded here; a drop committed while that upsert waited is
+ * scrubbed by completion's statement, which runs last. A span that became final in this write attempt carries
+ * the attempt's token (final_xact), which countFinalSpansStatement then counts: the stored row, locked and in its
+ * latest version inside ON CONFLICT, says whether the span was final already, so a retried or later final copy
+ * is never counted twice.
  */
-export async function upsertSpans(tx: SqlClient, organizationId: string, spans: TSpanArrays, traceIds: string[]): Promise<void> {
-  const { statement, prepareAs } = upsertSpansOfKeptTracesStatement(organizationId, spans, traceIds);
-  await tx.query(statement, { prepareAs });
-}
-
-/**
- * upsertSpans as a batch's statement (SqlDatabase.batch), for a request's later runs of spans: it runs after
- * the traces upsert of the same transaction, which holds each trace's row lock, so the spans of a trace
- * that is dropped (by this request, or by one committed before the lock was taken) are discarded here as
- * upsertTraces discards them; a drop committed while that upsert waited is scrubbed by completion's
- * statement, which runs last.
- */
-export function upsertSpansOfKeptTracesStatement(organizationId: string, spans: TSpanArrays, traceIds: string[]): TBatchStatement {
-  // `traceIds`: the traces of these spans, each probed by primary key (LATERAL … OFFSET 0), as in
-  // upsertTracesStatement.
-  const keep = sql`WHERE r.trace_id <> ALL(ARRAY(
-      SELECT d.id FROM unnest(${uuidArray(traceIds)}) AS w(id)
-      CROSS JOIN LATERAL (
-        SELECT d.id FROM traces d WHERE d.organization_id = ${organizationId}::uuid AND d.id = w.id AND d.dropped OFFSET 0
-      ) d
-    ))`;
+export function upsertSpansStatement(organizationId: string, spans: TSpanArrays, traceIds: string[], stamp: TWriteStamp): TBatchStatement {
+  // `traceIds`: the traces of these spans, each probed by primary key (LATERAL … OFFSET 0): not a join or an
+  // array the planner could turn into a scan of every trace for want of statistics.
   return {
-    statement: sql`WITH written AS (${upsertSpansStatement(organizationId, spans, keep)}), finals AS MATERIALIZED (${finalsOf()})
-      UPDATE traces t SET final_span_count = t.final_span_count + (SELECT f.n FROM finals f WHERE f.trace_id = t.id)
-      -- Each trace by primary key, then by its address (stable: this transaction's traces upsert holds the
-      -- row lock); no join for the planner to turn into a scan of every trace for want of statistics.
-      WHERE t.ctid = ANY(ARRAY(
-        SELECT k.ctid FROM finals f
-        CROSS JOIN LATERAL (
-          SELECT x.ctid FROM traces x WHERE x.organization_id = ${organizationId}::uuid AND x.id = f.trace_id OFFSET 0
-        ) k
-        WHERE f.n > 0
-      ))`,
-    prepareAs: "reprise_ingest_upsert_spans_kept",
-  };
-}
-
-function upsertSpansStatement(organizationId: string, spans: TSpanArrays, where: Sql = empty): Sql {
-  return sql`
+    statement: sql`
     INSERT INTO spans AS s (
       organization_id, id, trace_id, parent_span_id, source_span_id, source_trace_id, source_parent_span_id,
       payload_type, source, sdk_version, trace_function_key, node_key, name, type, function_name, error, errors,
       raw_span, content_off_by_simulation_plan, instrumentation, span_origin_name, span_origin_version,
       started_at, ended_at, is_final, duration_ms, input_tokens, output_tokens, cached_tokens, total_tokens,
-      model, test_run_id, input_source_span_id, mocked, mock_source, final_xact)
+      model, test_run_id, input_source_span_id, mocked, mock_source, final_xact, created_at, updated_at)
     SELECT ${organizationId}::uuid, r.id, r.trace_id, r.parent_span_id, r.source_span_id, r.source_trace_id,
       r.source_parent_span_id, r.payload_type, r.source, r.sdk_version, r.trace_function_key, r.node_key, r.name,
       r.type, r.function_name, r.error, r.errors,
@@ -217,7 +155,7 @@ function upsertSpansStatement(organizationId: string, spans: TSpanArrays, where:
       r.content_off_by_simulation_plan, r.instrumentation, r.span_origin_name, r.span_origin_version,
       r.started_at, r.ended_at, r.is_final, r.duration_ms, r.input_tokens, r.output_tokens, r.cached_tokens,
       r.total_tokens, r.model, r.test_run_id, r.input_source_span_id, r.mocked, r.mock_source,
-      CASE WHEN r.is_final THEN pg_current_xact_id() END
+      CASE WHEN r.is_final THEN ${stamp.token}::xid8 END, ${stamp.at.toISOString()}::timestamptz, ${stamp.at.toISOString()}::timestamptz
     FROM ROWS FROM (json_to_recordset(${spans.rowsJson}::json) AS (
       id uuid, trace_id uuid, parent_span_id uuid, source_span_id text, source_trace_id text,
       source_parent_span_id text, payload_type text, source text, sdk_version text, trace_function_key text,
@@ -227,7 +165,12 @@ function upsertSpansStatement(organizationId: string, spans: TSpanArrays, where:
       duration_ms integer, input_tokens integer, output_tokens integer, cached_tokens integer,
       total_tokens integer, model text, test_run_id uuid, input_source_span_id text, mocked boolean,
       mock_source text), json_array_elements(${spans.rawJson}::json)) AS r
-    ${where}
+    WHERE r.trace_id <> ALL(ARRAY(
+      SELECT d.id FROM unnest(${uuidArray(traceIds)}) AS w(id)
+      CROSS JOIN LATERAL (
+        SELECT d.id FROM traces d WHERE d.organization_id = ${organizationId}::uuid AND d.id = w.id AND d.dropped OFFSET 0
+      ) d
+    ))
     ORDER BY r.id
     ON CONFLICT (organization_id, id) DO UPDATE SET
       trace_id = EXCLUDED.trace_id, parent_span_id = EXCLUDED.parent_span_id,
@@ -244,11 +187,34 @@ function upsertSpansStatement(organizationId: string, spans: TSpanArrays, where:
       input_tokens = EXCLUDED.input_tokens, output_tokens = EXCLUDED.output_tokens,
       cached_tokens = EXCLUDED.cached_tokens, total_tokens = EXCLUDED.total_tokens, model = EXCLUDED.model,
       test_run_id = EXCLUDED.test_run_id, input_source_span_id = EXCLUDED.input_source_span_id,
-      mocked = EXCLUDED.mocked, mock_source = EXCLUDED.mock_source, updated_at = now(),
+      mocked = EXCLUDED.mocked, mock_source = EXCLUDED.mock_source, updated_at = EXCLUDED.updated_at,
       -- The stored row, locked and in its latest version here, says whether the span was final already.
-      final_xact = CASE WHEN s.is_final THEN s.final_xact WHEN EXCLUDED.is_final THEN pg_current_xact_id() END
-    WHERE NOT s.is_final OR EXCLUDED.is_final
-    RETURNING s.trace_id, COALESCE(s.final_xact = pg_current_xact_id(), false) AS became_final`;
+      final_xact = CASE WHEN s.is_final THEN s.final_xact ELSE EXCLUDED.final_xact END
+    WHERE NOT s.is_final OR EXCLUDED.is_final`,
+    prepareAs: "reprise_ingest_upsert_spans",
+  };
+}
+
+/**
+ * Adds to each trace's final_span_count the spans of `finalSpanIds` that became final in this write attempt
+ * (those carrying its token). Each span is probed by primary key (LATERAL … OFFSET 0).
+ */
+export function countFinalSpansStatement(organizationId: string, finalSpanIds: string[], stamp: TWriteStamp): TBatchStatement {
+  return {
+    statement: sql`
+    UPDATE traces t SET final_span_count = t.final_span_count + k.n
+    FROM (
+      SELECT f.trace_id, count(*)::integer AS n FROM unnest(${uuidArray(finalSpanIds)}) AS w(id)
+      CROSS JOIN LATERAL (
+        SELECT s.trace_id FROM spans s
+        WHERE s.organization_id = ${organizationId}::uuid AND s.id = w.id AND s.final_xact = ${stamp.token}::xid8
+        OFFSET 0
+      ) f
+      GROUP BY f.trace_id
+    ) k
+    WHERE t.organization_id = ${organizationId}::uuid AND t.id = k.trace_id`,
+    prepareAs: "reprise_ingest_count_final_spans",
+  };
 }
 
 /** Records function executions of functions this organization owns; returns the ids stored. */

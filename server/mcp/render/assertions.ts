@@ -2,6 +2,7 @@
 // `[ID: <uuid>] checks <target>: <assertion>` lines and the phrase "no approved assertions"
 // (docs/mcp.md, "Results").
 import type { TTraceAssertion } from "../../assertions/assertions.schemas.ts";
+import type { TTraceAssertionsView } from "../../assertions/assertions.service.ts";
 import type { TAssertionCategory } from "../../assertions/categories/categories.schemas.ts";
 
 export function targetText(t: TTraceAssertion["targetOnEvaluatedTrace"]): string {
@@ -22,14 +23,8 @@ export function assertionLines(a: TTraceAssertion, indent = "", withState = fals
   return lines;
 }
 
-export interface TraceAssertionsView {
-  traceId: string;
-  assertions: TTraceAssertion[];
-  inheritedFrom: string | null;
-  pending: number;
-}
 
-export function renderTraceAssertions(views: TraceAssertionsView[], unresolved: string[]): string {
+export function renderTraceAssertions(views: TTraceAssertionsView[], unresolved: string[]): string {
   const out: string[] = [];
   for (const v of views) {
     const from = v.inheritedFrom ? ` (inherited from original ${v.inheritedFrom})` : "";

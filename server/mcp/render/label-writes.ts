@@ -1,9 +1,9 @@
 // The answer of save_agent_labels and save_human_labels. The plugins parse it (docs/mcp.md, "Results"):
 // a header, then for every label, in order, `- <the id the caller gave>: <action>; effective PASS|FAIL|skipped|unlabeled`,
-// where effective is the target's current verdict after the write.
-import type { Database } from "../../db/client.ts";
-import { findTraceLabels } from "../../labels/trace-labels-read.service.ts";
-import type { ToolResult } from "../tool.ts";
+// where effective is the target's current verdict after the write (the service reads it back with the write).
+import type { TTraceLabels } from "../../labels/labels.schemas.ts";
+import type { TLabelWritesReport } from "../../labels/trace-labels.service.ts";
+import { toolError, type ToolResult } from "../tool.ts";
 import { verdictWord } from "./text.ts";
 
 interface Written {
@@ -13,15 +13,32 @@ interface Written {
   unresolved?: boolean;
 }
 
-export async function renderLabelWrites(
-  db: Database,
-  organizationId: string,
+/** save_agent_labels: direct trace ids outside the organization fail the whole call (nothing was written). */
+export function renderAgentLabelWrites(entries: Array<{ assertionId?: string | null }>, report: TLabelWritesReport, experimentId: string | undefined): ToolResult {
+  if ("unknownTraceIds" in report) {
+    const ids = report.unknownTraceIds.join(", ");
+    return toolError(report.allUnknown
+      ? `None of the provided trace IDs belong to this organization: ${ids}. Nothing was written.`
+      : `Skipped (not in this organization): ${ids}. Nothing was written: a batch is all or nothing, so call again without them.`);
+  }
+  return renderLabelWrites(entries, report.labels, report.current, experimentId);
+}
+
+/** save_human_labels: each line names the trace id as the caller gave it. */
+export function renderHumanLabelWrites(
+  entries: Array<{ traceId: string; assertionId?: string | null }>,
+  report: { labels: Array<{ traceId: string; action: string }>; current: TTraceLabels[] },
+): ToolResult {
+  const written = report.labels.map((l, i) => ({ key: entries[i].traceId, traceId: l.traceId, action: l.action }));
+  return renderLabelWrites(entries, written, report.current, undefined);
+}
+
+function renderLabelWrites(
   entries: Array<{ assertionId?: string | null }>,
   written: Written[],
+  current: TTraceLabels[],
   experimentId: string | undefined,
-): Promise<ToolResult> {
-  const traceIds = [...new Set(written.flatMap((w) => (w.traceId ? [w.traceId] : [])))];
-  const current = traceIds.length ? (await findTraceLabels(db, organizationId, traceIds)).labels : [];
+): ToolResult {
   const counts = { set: 0, skipped: 0, archived: 0, "no-active-label": 0, unresolved: 0 };
   const lines: string[] = [];
   const results = written.map((w, i) => {

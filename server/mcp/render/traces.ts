@@ -6,6 +6,7 @@ import type { TSpanContent } from "../../spans/trace-spans.service.ts";
 import type { TTraceSearchHit } from "../../traces/search.service.ts";
 import type { TTrace } from "../../traces/traces.schemas.ts";
 import { buildForest, type TreeNode } from "../../shared/tree.ts";
+import type { ToolResult } from "../tool.ts";
 import { asText, cut, tokensText, verdictWord } from "./text.ts";
 
 export const TRACE_SEPARATOR = "\n\n---\n\n";
@@ -137,4 +138,32 @@ export function renderTraceDetails(d: TraceDetails, scope: "summary" | "full"): 
   }));
   for (const node of buildForest(rows)) visit(node, 0);
   return lines.join("\n");
+}
+
+/** get_traces: each trace found, joined by TRACE_SEPARATOR, then the ids not found; an error when none was. */
+export function renderTracesToRead(result: { traces: TraceDetails[]; notFoundTraceIds: string[] }, scope: "summary" | "full"): ToolResult {
+  const sections = result.traces.map((d) => renderTraceDetails(d, scope));
+  if (result.notFoundTraceIds.length > 0) sections.push(`Not found in this organization: ${result.notFoundTraceIds.join(", ")}`);
+  const traces = result.traces.map(({ trace, spans, label }) => ({
+    ...trace,
+    label: label ?? null,
+    spans: spans.map(({ input: _i, output: _o, reasoning: _r, content: _c, contexts: _x, ...s }) => s),
+  }));
+  return { text: sections.join(TRACE_SEPARATOR), data: { traces, notFoundTraceIds: result.notFoundTraceIds }, isError: traces.length === 0 };
+}
+
+/** search_traces: the hits as text, and as JSON with each one's verdict and output preview. */
+export function renderSearch(result: { hits: TTraceSearchHit[]; labels: TTraceLabels[] }, o: { drillDown: boolean; traceFunctionKey: string }): ToolResult {
+  const { hits, labels } = result;
+  return {
+    text: renderSearchHits(hits, labels, o),
+    data: {
+      traces: hits.map((h) => ({
+        ...h.trace,
+        createdAt: h.createdAt,
+        label: labels.find((l) => l.traceId === h.trace.id) ?? null,
+        outputPreview: outputPreview(h.output, o.drillDown ? 1500 : 200),
+      })),
+    },
+  };
 }

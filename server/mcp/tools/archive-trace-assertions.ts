@@ -1,6 +1,6 @@
-import { archiveAssertions, getTraceAssertions } from "../../assertions/assertions.service.ts";
+import { archiveAssertions } from "../../assertions/assertions.service.ts";
 import { zId, zIds } from "../args.ts";
-import { defineTool, toolError } from "../tool.ts";
+import { defineTool } from "../tool.ts";
 
 export const archiveTraceAssertionsTool = defineTool({
   name: "archive_trace_assertions",
@@ -8,12 +8,8 @@ export const archiveTraceAssertionsTool = defineTool({
     "Archive 1–50 assertions of a trace (hidden from every read, kept for audit). All or nothing: one unknown, archived or other trace's id fails the call and names it.",
   input: { traceId: zId, assertionIds: zIds(50).describe("Assertion ids (1–50).") },
   run: async ({ traceId, assertionIds }, { db, auth }) => {
-    // Unlike the REST archive (idempotent), the tool refuses an already archived id, so check first.
-    const { assertions } = await getTraceAssertions(db, auth.organizationId, traceId, { includeUnapproved: true });
-    const own = new Set(assertions.filter((a) => a.traceId === traceId).map((a) => a.id));
-    const stranger = assertionIds.find((id) => !own.has(id));
-    if (stranger) return toolError(`Assertion ${stranger} is not an active assertion of trace ${traceId}; nothing was archived.`);
-    const result = await archiveAssertions(db, auth.organizationId, traceId, assertionIds);
+    // Unlike the REST archive (idempotent), the tool refuses an already archived id.
+    const result = await archiveAssertions(db, auth.organizationId, traceId, assertionIds, { activeOnly: true });
     return { text: `Archived ${result.archived.length} assertion(s) of trace ${traceId}: ${result.archived.join(", ")}.`, data: result };
   },
 });

@@ -1,6 +1,6 @@
-import { findEffectiveAssertions, getTraceAssertions, toAssertionResponses } from "../../assertions/assertions.service.ts";
+import { findTraceAssertionViews } from "../../assertions/assertions.service.ts";
 import { zIds } from "../args.ts";
-import { renderTraceAssertions, type TraceAssertionsView } from "../render/assertions.ts";
+import { renderTraceAssertions } from "../render/assertions.ts";
 import { defineTool } from "../tool.ts";
 
 export const getTraceAssertionsTool = defineTool({
@@ -12,18 +12,7 @@ export const getTraceAssertionsTool = defineTool({
   input: { traceIds: zIds(100).describe("Trace ids (1–100).") },
   readOnly: true,
   run: async ({ traceIds }, { db, auth }) => {
-    const views: TraceAssertionsView[] = [];
-    const unresolved: string[] = [];
-    for (const traceId of traceIds) {
-      const found = await findEffectiveAssertions(db, auth.organizationId, traceId);
-      if (!found) {
-        unresolved.push(traceId);
-        continue;
-      }
-      const all = await getTraceAssertions(db, auth.organizationId, traceId, { includeUnapproved: true });
-      const pending = all.assertions.filter((a) => a.approvalState === "pending").length;
-      views.push({ traceId, assertions: await toAssertionResponses(db, auth.organizationId, found.assertions), inheritedFrom: found.inheritedFrom, pending });
-    }
-    return { text: renderTraceAssertions(views, unresolved), data: { traces: views, unresolvedTraceIds: unresolved } };
+    const result = await findTraceAssertionViews(db, auth.organizationId, traceIds);
+    return { text: renderTraceAssertions(result.traces, result.unresolvedTraceIds), data: result };
   },
 });

@@ -1,7 +1,7 @@
-import { findGraders } from "../../graders/graders.service.ts";
+import { findGradersPage } from "../../graders/graders.service.ts";
 import { zBool, zInt, zText } from "../args.ts";
 import { graderLine } from "../render/graders.ts";
-import { defineTool, toolError } from "../tool.ts";
+import { defineTool } from "../tool.ts";
 
 export const listGradersTool = defineTool({
   name: "list_graders",
@@ -15,17 +15,10 @@ export const listGradersTool = defineTool({
   },
   readOnly: true,
   run: async (args, { db, auth }) => {
-    const offset = args.cursor === undefined ? 0 : Number.parseInt(args.cursor, 10);
-    if (!Number.isInteger(offset) || offset < 0) return toolError("cursor is not a cursor returned by list_graders.");
-    const needle = args.searchQuery?.toLowerCase();
-    const all = (await findGraders(db, auth.organizationId, args.traceFunctionKey))
-      .filter((g) => args.includeArchived || g.status === "active")
-      .filter((g) => !needle || g.name.toLowerCase().includes(needle));
-    const graders = all.slice(offset, offset + args.limit);
-    const nextCursor = offset + args.limit < all.length ? String(offset + args.limit) : null;
+    const { graders, total, nextCursor } = await findGradersPage(db, auth.organizationId, args);
     const lines = graders.map((g) => `- ${graderLine(g)}`);
     const text = graders.length
-      ? [`Graders of ${args.traceFunctionKey} (${graders.length} of ${all.length}):`, ...lines, ...(nextCursor ? [`More: call again with cursor "${nextCursor}".`] : [])].join("\n")
+      ? [`Graders of ${args.traceFunctionKey} (${graders.length} of ${total}):`, ...lines, ...(nextCursor ? [`More: call again with cursor "${nextCursor}".`] : [])].join("\n")
       : `No graders for ${args.traceFunctionKey}.`;
     return { text, data: { graders, nextCursor } };
   },

@@ -1,10 +1,7 @@
-import { startRerun, getRerun } from "../../grading/reruns/reruns.service.ts";
+import { rerunDatasetAndWait } from "../../grading/reruns/reruns.service.ts";
 import type { TGraderRerun } from "../../grading/reruns/reruns.schemas.ts";
 import { zId, zIds, zInt } from "../args.ts";
 import { defineTool } from "../tool.ts";
-
-const POLL_MS = 1000;
-const finished = (run: TGraderRerun) => run.status === "completed" || run.status === "errored";
 
 function runText(run: TGraderRerun, joined: boolean, waitedS: number): string {
   const head = `${joined ? "Joined the running" : "Started a"} re-run ${run.id} of ${run.graderIds.length} grader(s): ${run.status}`;
@@ -25,14 +22,7 @@ export const rerunGradersOnDatasetTool = defineTool({
     waitSeconds: zInt(0, 90).default(90).describe("How long to wait for the run to finish (default 90)."),
   },
   run: async (args, { db, auth }) => {
-    const started = await startRerun(db, auth.organizationId, args.datasetId, args.graderIds);
-    let run = started.run;
-    const deadline = Date.now() + args.waitSeconds * 1000;
-    const t0 = Date.now();
-    while (!finished(run) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, Math.min(POLL_MS, Math.max(0, deadline - Date.now()))));
-      run = (await getRerun(db, auth.organizationId, args.datasetId, run.id)).run ?? run;
-    }
-    return { text: runText(run, started.joinedExisting, Math.round((Date.now() - t0) / 1000)), data: { run, joinedExisting: started.joinedExisting }, isError: run.status === "errored" };
+    const { run, joinedExisting, waitedS } = await rerunDatasetAndWait(db, auth.organizationId, args.datasetId, args.graderIds, args.waitSeconds);
+    return { text: runText(run, joinedExisting, waitedS), data: { run, joinedExisting }, isError: run.status === "errored" };
   },
 });

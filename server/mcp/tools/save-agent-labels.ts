@@ -1,11 +1,10 @@
 import { z } from "zod";
 import { parseWith } from "../../http/define-route.ts";
 import { ZAgentLabelsBody } from "../../labels/labels.schemas.ts";
-import { findTraceLabels } from "../../labels/trace-labels-read.service.ts";
-import { saveAgentLabels } from "../../labels/trace-labels.service.ts";
+import { saveAgentLabelsWithVerdicts } from "../../labels/trace-labels.service.ts";
 import { experimentArgs, experimentOf, fromJsonText, zBool, zEvidenceArg, zId, zInt, zText } from "../args.ts";
-import { renderLabelWrites } from "../render/label-writes.ts";
-import { defineTool, toolError } from "../tool.ts";
+import { renderAgentLabelWrites } from "../render/label-writes.ts";
+import { defineTool } from "../tool.ts";
 
 const zTraceRef = zText(500).min(1);
 
@@ -44,18 +43,7 @@ export const saveAgentLabelsTool = defineTool({
       ...e,
       ...(originalTraceId ?? sourceTraceId ? { originalTraceId: originalTraceId ?? sourceTraceId } : {}),
     }));
-    const direct = labels.flatMap((l) => (l.traceId !== undefined ? [l.traceId] : []));
-    if (direct.length > 0) {
-      const { unresolvedTraceIds } = await findTraceLabels(db, auth.organizationId, direct);
-      if (unresolvedTraceIds.length === new Set(direct).size) {
-        return toolError(`None of the provided trace IDs belong to this organization: ${unresolvedTraceIds.join(", ")}. Nothing was written.`);
-      }
-      if (unresolvedTraceIds.length > 0) {
-        return toolError(`Skipped (not in this organization): ${unresolvedTraceIds.join(", ")}. Nothing was written: a batch is all or nothing, so call again without them.`);
-      }
-    }
     const body = parseWith(ZAgentLabelsBody, { testRunId, labels }, "arguments");
-    const result = await saveAgentLabels(db, auth, body);
-    return renderLabelWrites(db, auth.organizationId, labels, result.labels, testRunId);
+    return renderAgentLabelWrites(labels, await saveAgentLabelsWithVerdicts(db, auth, body), testRunId);
   },
 });

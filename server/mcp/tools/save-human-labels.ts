@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { parseWith } from "../../http/define-route.ts";
 import { ZHumanLabelsBody } from "../../labels/labels.schemas.ts";
-import { saveHumanLabels } from "../../labels/trace-labels.service.ts";
+import { saveHumanLabelsWithVerdicts } from "../../labels/trace-labels.service.ts";
 import { fromJsonText, zBool, zEvidenceArg, zId, zText } from "../args.ts";
-import { renderLabelWrites } from "../render/label-writes.ts";
+import { renderHumanLabelWrites } from "../render/label-writes.ts";
 import { defineTool } from "../tool.ts";
 
 const zEntry = fromJsonText(
@@ -26,13 +26,6 @@ export const saveHumanLabelsTool = defineTool({
   input: { labels: fromJsonText(z.array(zEntry).min(1, "give 1 to 200 labels").max(200, "give 1 to 200 labels")) },
   run: async (args, { db, auth }) => {
     const body = parseWith(ZHumanLabelsBody, { labels: args.labels }, "arguments");
-    const result = await saveHumanLabels(db, auth, body.labels);
-    return renderLabelWrites(
-      db,
-      auth.organizationId,
-      args.labels,
-      result.labels.map((l, i) => ({ key: args.labels[i].traceId, traceId: l.traceId, action: l.action })),
-      undefined,
-    );
+    return renderHumanLabelWrites(args.labels, await saveHumanLabelsWithVerdicts(db, auth, body.labels));
   },
 });

@@ -1,8 +1,11 @@
 import { z } from "zod";
-import { findSimPlanOverview, decideSimPlan } from "../../sim-plan/sim-plan.service.ts";
+import { decideTraceFunctionPlan } from "../../sim-plan/sim-plan.service.ts";
 import { fromJsonText, zBool, zText } from "../args.ts";
-import { renderSimPlan } from "../render/sim-plan.ts";
+import { renderPlanDecisions } from "../render/sim-plan.ts";
 import { defineTool } from "../tool.ts";
+
+/** How many recent traces the plan in the answer is read over. */
+const PLAN_TRACES = 40;
 
 export const saveSimPlanTool = defineTool({
   name: "save_sim_plan",
@@ -15,14 +18,7 @@ export const saveSimPlanTool = defineTool({
     nodes: fromJsonText(z.array(fromJsonText(z.object({ name: zText(400).min(1), captureContent: zBool }))).min(1).max(500)),
   },
   run: async ({ traceFunctionKey, nodes }, { db, auth }) => {
-    const decisions = nodes.map((n) => ({ traceFunctionKey, name: n.name, captureContent: n.captureContent }));
-    const result = await decideSimPlan(db, auth.organizationId, auth.userId, decisions);
-    const refused = new Set(result.refused.map((r) => r.name));
-    const applied = decisions.filter((d) => !refused.has(d.name));
-    const lines = [`Applied ${applied.length} decision(s)${result.cascaded.length ? `, and turned off ${result.cascaded.length} node(s) beneath: ${result.cascaded.map((c) => c.name).join(", ")}` : ""}.`];
-    for (const r of result.refused) lines.push(`Refused ${r.name}: ${r.reason}`);
-    const plan = await findSimPlanOverview(db, auth.organizationId, traceFunctionKey, 40);
-    lines.push("", renderSimPlan(traceFunctionKey, plan, 40));
-    return { text: lines.join("\n"), data: { applied, refused: result.refused, cascaded: result.cascaded, nodes: plan }, isError: applied.length === 0 && result.refused.length > 0 };
+    const result = await decideTraceFunctionPlan(db, auth.organizationId, auth.userId, traceFunctionKey, nodes, PLAN_TRACES);
+    return renderPlanDecisions(traceFunctionKey, result, PLAN_TRACES);
   },
 });

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { findTraceLineageIds, saveAssertions } from "../../assertions/assertions.service.ts";
+import { saveAssertions } from "../../assertions/assertions.service.ts";
 import { ZCheck, ZSaveAssertionsBody } from "../../assertions/assertions.schemas.ts";
 import { parseWith } from "../../http/define-route.ts";
 import { fromJsonText, zEvidenceArg, zId, zText } from "../args.ts";
 import { renderSavedAssertions } from "../render/assertions.ts";
-import { defineTool, toolError } from "../tool.ts";
+import { defineTool } from "../tool.ts";
 
 const zTarget = fromJsonText(
   z.union([
@@ -44,9 +44,6 @@ export const saveTraceAssertionsTool = defineTool({
     assertions: fromJsonText(z.array(zEntry).min(1, "give 1 to 50 assertions").max(50, "give 1 to 50 assertions")),
   },
   run: async (args, { db, auth }) => {
-    const lineage = await findTraceLineageIds(db, auth.organizationId, args.traceId);
-    if (lineage.length === 0) return toolError(`Trace ${args.traceId} not found in this organization; nothing was written.`);
-    if (lineage.length > 1) return toolError(`Trace ${args.traceId} is a replay; save assertions on its original trace ${lineage.at(-1)} instead. Nothing was written.`);
     const assertions = args.assertions.map((a) => ({
       ...a,
       assertion: a.assertion === "" ? undefined : a.assertion,
@@ -58,7 +55,7 @@ export const saveTraceAssertionsTool = defineTool({
       assigneeEmail: orNull(a.assigneeEmail),
     }));
     const body = parseWith(ZSaveAssertionsBody, { updates: [{ traceId: args.traceId, assertions }], source: "agent" }, "arguments");
-    const saved = await saveAssertions(db, auth, body, "agent");
+    const saved = await saveAssertions(db, auth, body, "agent", { originalsOnly: true });
     const pending = saved.assertions.filter((a) => a.approvalState === "pending").length;
     return {
       text: renderSavedAssertions(`Saved ${saved.assertions.length} assertion(s) on trace ${args.traceId}; ${pending} awaiting review (approve them in the console's review queue).`, saved.assertions),

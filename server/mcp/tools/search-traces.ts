@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { findTraceLabels } from "../../labels/trace-labels-read.service.ts";
-import { searchTraces } from "../../traces/search.service.ts";
+import { searchTracesWithLabels } from "../../trace-view/agent-reads.service.ts";
 import { fromJsonText, zBool, zId, zIds, zInt, zText } from "../args.ts";
-import { outputPreview, renderSearchHits } from "../render/traces.ts";
+import { renderSearch } from "../render/traces.ts";
 import { defineTool } from "../tool.ts";
 
 /** YYYY-MM-DD that names a real calendar day, as a UTC midnight. */
@@ -48,20 +47,7 @@ export const searchTracesTool = defineTool({
   },
   readOnly: true,
   run: async (args, { db, auth }) => {
-    const testRunId = args.experimentId ?? args.testRunId;
-    const hits = args.hasDbSnapshot === true ? [] : await searchTraces(db, auth.organizationId, { ...args, testRunId });
-    const labels = hits.length ? (await findTraceLabels(db, auth.organizationId, hits.map((h) => h.trace.id))).labels : [];
-    const rendered = renderSearchHits(hits, labels, { drillDown: args.drillDown === true, traceFunctionKey: args.traceFunctionKey });
-    return {
-      text: rendered,
-      data: {
-        traces: hits.map((h) => ({
-          ...h.trace,
-          createdAt: h.createdAt,
-          label: labels.find((l) => l.traceId === h.trace.id) ?? null,
-          outputPreview: outputPreview(h.output, args.drillDown ? 1500 : 200),
-        })),
-      },
-    };
+    const result = await searchTracesWithLabels(db, auth.organizationId, { ...args, testRunId: args.experimentId ?? args.testRunId });
+    return renderSearch(result, { drillDown: args.drillDown === true, traceFunctionKey: args.traceFunctionKey });
   },
 });

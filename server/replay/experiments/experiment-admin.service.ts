@@ -5,7 +5,7 @@ import type { Database } from "../../db/client.ts";
 import { badRequest, notFound } from "../../errors.ts";
 import { isUuid, newId } from "../../ids.ts";
 import { findGraderRowsByIds } from "../../graders/graders.queries.ts";
-import { getSubjectRerun, startAttachedRerun, type RerunSubject } from "../../grading/reruns/reruns.service.ts";
+import { getSubjectRerun, startAttachedRerun, waitForRerun, type RerunSubject } from "../../grading/reruns/reruns.service.ts";
 import { toSummaries, type TExperimentSummary } from "./experiment-list.service.ts";
 import { getExperiment, idList } from "./experiments.service.ts";
 import * as q from "./experiments.queries.ts";
@@ -154,6 +154,13 @@ export async function rerunGradersOn(db: Database, organizationId: string, targe
 export async function getRerunOn(db: Database, organizationId: string, target: { experimentId?: string; experimentGroupId?: string }, runId?: string) {
   const { subject } = await attachedGraders(db, organizationId, target);
   return getSubjectRerun(db, organizationId, subject, runId);
+}
+
+/** rerunGradersOn, then waiting up to `waitSeconds` for the run to finish (the agents' rerun_graders_on_experiment). */
+export async function rerunGradersOnAndWait(db: Database, organizationId: string, target: { experimentId?: string; experimentGroupId?: string }, graderIds: string[] | undefined, waitSeconds: number) {
+  const started = await rerunGradersOn(db, organizationId, target, graderIds);
+  const waited = await waitForRerun(started.run, async (runId) => (await getRerunOn(db, organizationId, target, runId)).run, waitSeconds);
+  return { ...waited, joinedExisting: started.joinedExisting };
 }
 
 async function attachedGraders(db: Database, organizationId: string, target: { experimentId?: string; experimentGroupId?: string }): Promise<{ subject: RerunSubject; attachedIds: string[] }> {

@@ -61,10 +61,11 @@ export async function selectItemTraceIds(db: DbClient, experimentId: string): Pr
 
 /**
  * Marks the run completed; a re-completion keeps the first completion time (idempotent, docs/replay.md, "Complete").
- * Raw SQL on the caller's transaction, so the run's evaluation jobs commit with it.
+ * Raw SQL on the caller's transaction, so the run's evaluation jobs commit with it. The time is a parameter: Citus
+ * refuses now() inside COALESCE (docs/operations.md, "Citus").
  */
 export async function markCompleted(db: DbClient, organizationId: string, id: string): Promise<void> {
-  await db.sql.query(sql`UPDATE experiments SET status = 'completed', completed_at = COALESCE(completed_at, now())
+  await db.sql.query(sql`UPDATE experiments SET status = 'completed', completed_at = COALESCE(completed_at, ${new Date().toISOString()}::timestamptz)
     WHERE organization_id = ${organizationId}::uuid AND id = ${id}::uuid`);
 }
 

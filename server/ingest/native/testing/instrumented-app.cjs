@@ -4,13 +4,21 @@
 // (the exporters append /v1/traces and /v1/logs), OTEL_EXPORTER_OTLP_HEADERS, OTEL_SERVICE_NAME.
 // OpenLLMetry is set up as its README says instead: traceloop.initialize with a base URL and headers,
 // and the model calls inside a Traceloop workflow (no application root span, no provider of ours).
-//   node instrumented-app.cjs <otel-openai|openinference|vercel-ai|vercel-ai-legacy|openllmetry> <json|protobuf> <model base url>
+// `otel-openai` runs @opentelemetry/instrumentation-openai's newest release on the OpenTelemetry JS 3.x line
+// (api 1.10), which is installed apart, in the test/otel-js-3 workspace: the whole OpenTelemetry set (api,
+// SDK, exporters, instrumentation) is then loaded from there, so one api instance is in play.
+// `otel-openai-js2` runs the last release for the 2.x line (api 1.9) from the root, as the others do.
+//   node instrumented-app.cjs <otel-openai|otel-openai-js2|openinference|vercel-ai|vercel-ai-legacy|openllmetry> <json|protobuf> <model base url>
 const { AsyncLocalStorage } = require("node:async_hooks");
-const api = require("@opentelemetry/api");
-const { TracerProvider, BatchSpanProcessor } = require("@opentelemetry/sdk-trace");
-const { LoggerProvider, BatchLogRecordProcessor } = require("@opentelemetry/sdk-logs");
+const { createRequire } = require("node:module");
+const path = require("node:path");
 
 const [library, format, modelUrl] = process.argv.slice(2);
+/** Where the OpenTelemetry packages come from: the 3.x workspace for `otel-openai`, else the root. */
+const otel = library === "otel-openai" ? createRequire(path.join(__dirname, "..", "..", "..", "..", "test", "otel-js-3", "package.json")) : require;
+const api = otel("@opentelemetry/api");
+const { TracerProvider, BatchSpanProcessor } = otel("@opentelemetry/sdk-trace");
+const { LoggerProvider, BatchLogRecordProcessor } = otel("@opentelemetry/sdk-logs");
 
 /** The context manager real apps get from @opentelemetry/context-async-hooks, in a few lines. */
 class AsyncLocalStorageContextManager {
@@ -23,12 +31,12 @@ class AsyncLocalStorageContextManager {
 }
 
 const traceExporter = format === "protobuf"
-  ? new (require("@opentelemetry/exporter-trace-otlp-proto").OTLPTraceExporter)()
-  : new (require("@opentelemetry/exporter-trace-otlp-http").OTLPTraceExporter)();
+  ? new (otel("@opentelemetry/exporter-trace-otlp-proto").OTLPTraceExporter)()
+  : new (otel("@opentelemetry/exporter-trace-otlp-http").OTLPTraceExporter)();
 const logExporter = format === "protobuf"
-  ? new (require("@opentelemetry/exporter-logs-otlp-proto").OTLPLogExporter)()
-  : new (require("@opentelemetry/exporter-logs-otlp-http").OTLPLogExporter)();
-const { resourceFromAttributes } = require("@opentelemetry/resources");
+  ? new (otel("@opentelemetry/exporter-logs-otlp-proto").OTLPLogExporter)()
+  : new (otel("@opentelemetry/exporter-logs-otlp-http").OTLPLogExporter)();
+const { resourceFromAttributes } = otel("@opentelemetry/resources");
 const resource = resourceFromAttributes({ "service.name": process.env.OTEL_SERVICE_NAME });
 const tracerProvider = new TracerProvider({ resource, spanProcessors: [new BatchSpanProcessor({ exporter: traceExporter })] });
 const loggerProvider = new LoggerProvider({ resource, processors: [new BatchLogRecordProcessor({ exporter: logExporter })] });
@@ -112,8 +120,8 @@ async function withOpenLlmetry() {
 async function main() {
   if (library === "openllmetry") return withOpenLlmetry();
   let run;
-  if (library === "otel-openai") {
-    const { OpenAIInstrumentation } = require("@opentelemetry/instrumentation-openai");
+  if (library === "otel-openai" || library === "otel-openai-js2") {
+    const { OpenAIInstrumentation } = otel("@opentelemetry/instrumentation-openai");
     const instrumentation = new OpenAIInstrumentation({ captureMessageContent: true });
     instrumentation.setTracerProvider(tracerProvider);
     instrumentation.setLoggerProvider(loggerProvider);

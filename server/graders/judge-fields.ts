@@ -1,4 +1,4 @@
-// The existing plugins describe an LLM grader by an evaluation focus, pass criteria and fail criteria
+// The agents' plugins describe an LLM grader by an evaluation focus, pass criteria and fail criteria
 // (docs/mcp.md, "save_grader"). Reprise's llm_judge grader has one `instructions` text: the three fields
 // are written into it under fixed headings, so a later save that changes one field keeps the others.
 const HEADINGS = { evaluationFocus: "Evaluation focus:", passCriteria: "Pass criteria:", failCriteria: "Fail criteria:" } as const;

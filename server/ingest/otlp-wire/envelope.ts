@@ -1,7 +1,8 @@
 // Reading an OTLP export request's envelope, shared by the carrier door (POST /api/sdk/otel/v1/traces) and the
 // native OpenTelemetry doors (POST /v1/traces, /v1/logs). The envelope is validated before anything is stored:
 // a body that is not the named message (not JSON, undecodable protobuf, a list field that is not a list of
-// objects) is a 400 naming the field, and nothing is stored (docs/api/ingestion.md, "OTLP"; docs/otel.md).
+// objects) is a 400 naming the field, and nothing is stored (docs/api/ingestion.md, "OTLP"; docs/otel.md,
+// "The endpoints").
 import { AppError } from "../../errors.ts";
 import { assertInputText, decodeUtf8Text } from "../../shared/input-text.ts";
 
