@@ -18,9 +18,17 @@ export async function ensureBuilt({ stdio = "inherit" } = {}) {
  * throughput by ~15%. On the embedded database the buffer pool lives in this process too, and a quiet
  * machine's faster ingestion took the default young generation to a 630–670 MB process; a 4 MB semi-space
  * keeps it at 550–590 MB for ~3% of throughput (bench/README.md, "PGlite's memory").
+ *
+ * What a large request leaves in the old generation is garbage once it is answered, but V8 lets that
+ * generation grow up to 4× what survived its last full collection before collecting it again: eight 8 MB
+ * requests took the server 180–310 MB over its idle size. A bound on that growth keeps the process under
+ * 450 MB with them: 30% on the embedded database (~70 MB over idle), 60% on PostgreSQL (~160 MB; its
+ * larger young generation is collected less often). More frequent full collections cost CPU: on PostgreSQL
+ * 30% took ~20% more CPU per span, 60% ~10%; on the embedded database, whose own thread bounds throughput,
+ * nothing measurable (bench/README.md, "The embedded database's ceiling with 8 MB bodies").
  */
 export function serverNodeFlags(env = process.env) {
-  return env.DATABASE_URL ? ["--max-semi-space-size=32"] : ["--max-semi-space-size=4"];
+  return env.DATABASE_URL ? ["--max-semi-space-size=32", "--heap-growing-percent=60"] : ["--max-semi-space-size=4", "--heap-growing-percent=30"];
 }
 
 /**

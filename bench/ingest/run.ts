@@ -351,11 +351,6 @@ async function benchmarkFloor(db: string, pool: PoolRequest[], label: string): P
 async function benchmarkReprise(db: string, pool: PoolRequest[], floorBefore: Row | undefined, floorAfter: () => Promise<Row | undefined>) {
   const storage = db === "postgres" ? await postgresStorage(PG_URL) : await pgliteStorage();
   const port = freePort();
-  if (db === "pglite") {
-    // The first start of an empty PGlite directory runs initdb in-process, which leaves ~800 MB of
-    // WebAssembly memory behind; a deployment does that once in its life. Measure a normal (re)start.
-    await (await startServer(ROOT, port, storage)).stop();
-  }
   const server = await startServer(ROOT, port, storage);
   const rss = watchRss(server.pid);
   const otlp = `${server.url}/api/sdk/otel/v1/traces`;
