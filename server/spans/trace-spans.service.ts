@@ -20,7 +20,7 @@ function withContent(row: Parameters<typeof toSpanResponse>[0]): TSpanContent {
 }
 
 /**
- * How many spans of one trace an agent's read carries (docs/mcp.md, "get_traces"): an agent loop's trace can
+ * How many spans of one trace an agent's read carries (docs/mcp.md, "Tools"): an agent loop's trace can
  * hold 100,000 spans, whose content would not fit the server's memory, let alone an agent's context.
  */
 export const TRACE_SPANS_READ_MAX = 2000;
