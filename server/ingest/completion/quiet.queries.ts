@@ -17,26 +17,23 @@ const AMENDED = sql`t.amendment_pending AND t.status <> 'pending' AND NOT t.drop
 const quietFor = (quietSeconds: number) => sql`t.last_span_at <= ${new Date(Date.now() - quietSeconds * 1000).toISOString()}::timestamptz`;
 
 /**
- * Organizations with pending quiet traces whose root arrived and that have been quiet long enough. Read without
- * locks: on Citus a statement over every organization spans every shard, where row locks are refused; the
- * traces are then claimed one organization at a time (docs/operations.md, "Citus").
+ * Organizations holding traces that match `which` and have been quiet long enough. Read without locks: on Citus a
+ * statement over every organization spans every shard, where row locks are refused; the traces are then claimed one
+ * organization at a time (docs/operations.md, "Citus").
  */
-export async function findQuietOrganizations(db: SqlClient, quietSeconds: number, limit: number): Promise<string[]> {
+async function organizationsWith(db: SqlClient, which: typeof QUIET_PENDING, quietSeconds: number, limit: number): Promise<string[]> {
   const rows = await db.query<{ organizationId: string }>(sql`
     SELECT DISTINCT t.organization_id AS "organizationId" FROM traces t
-    WHERE ${QUIET_PENDING} AND ${quietFor(quietSeconds)}
+    WHERE ${which} AND ${quietFor(quietSeconds)}
     LIMIT ${limit}`);
   return rows.map((r) => r.organizationId);
 }
 
-/** Organizations with completed quiet traces that were amended and are quiet again, read without locks. */
-export async function findAmendedOrganizations(db: SqlClient, quietSeconds: number, limit: number): Promise<string[]> {
-  const rows = await db.query<{ organizationId: string }>(sql`
-    SELECT DISTINCT t.organization_id AS "organizationId" FROM traces t
-    WHERE ${AMENDED} AND ${quietFor(quietSeconds)}
-    LIMIT ${limit}`);
-  return rows.map((r) => r.organizationId);
-}
+/** Organizations with pending quiet traces whose root arrived and that have been quiet long enough. */
+export const findQuietOrganizations = (db: SqlClient, quietSeconds: number, limit: number) => organizationsWith(db, QUIET_PENDING, quietSeconds, limit);
+
+/** Organizations with completed quiet traces that were amended and are quiet again. */
+export const findAmendedOrganizations = (db: SqlClient, quietSeconds: number, limit: number) => organizationsWith(db, AMENDED, quietSeconds, limit);
 
 /** One organization's pending quiet traces whose root arrived and that have been quiet long enough, locked. */
 export async function claimQuietTraces(tx: SqlClient, organizationId: string, quietSeconds: number, limit: number): Promise<string[]> {
