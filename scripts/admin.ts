@@ -8,6 +8,7 @@ import { isLiveOwner, LOCK_FILE_NAME, readOwner } from "../server/db/data-dir-lo
 import { migrate } from "../server/db/migrator.ts";
 import { getEnv } from "../server/env.ts";
 import { adminSocketPath, sendAdminCommand } from "../server/auth/admin-channel.ts";
+import { checkCopyTarget, runCopyTo } from "./admin-copy-to.ts";
 import { AdminUsageError, checkAdminCommand, describeAdminError, isAdminCommand, runAdminCommand } from "../server/auth/admin-commands.ts";
 
 const USAGE = `Usage: npm run --silent admin -- <command> [options]
@@ -18,6 +19,12 @@ Commands:
       Prints {"organizationId", "userId", "apiKey"}.
   create-api-key --email EMAIL [--name NAME]
       Create another API key for an existing user. Prints {"apiKey"}.
+  snapshot --to FOLDER
+      Copy the embedded database into a new folder, consistently, while a server runs on it or not (a
+      backup; REPRISE_DATA_DIR=FOLDER opens it). Prints {"to"}.
+  copy-to POSTGRESQL_URL [--resume]
+      Copy this database into an empty PostgreSQL or Citus database, with progress on stderr; verifies row
+      counts and a sample of spans. --resume continues a copy that stopped. Prints a summary per table.
 
 Storage: DATABASE_URL (PostgreSQL) when set, else the embedded database in REPRISE_DATA_DIR
 (default ./.data). While a server runs on the embedded database, the command is sent to that server.`;
@@ -33,18 +40,29 @@ async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { name: { type: "string" }, email: { type: "string" }, password: { type: "string" }, help: { type: "boolean" } },
+    options: {
+      name: { type: "string" }, email: { type: "string" }, password: { type: "string" }, to: { type: "string" },
+      resume: { type: "boolean" }, help: { type: "boolean" },
+    },
   });
   const [commandName] = positionals;
   if (values.help || !commandName) {
     process.stderr.write(`${USAGE}\n`);
     return values.help ? 0 : 2;
   }
-  if (!isAdminCommand(commandName)) throw new AdminUsageError(`Unknown command "${commandName}".`);
-  const { help: _help, ...given } = values;
-  const flags = Object.fromEntries(Object.entries(given).filter(([, v]) => typeof v === "string")) as Record<string, string>;
-  checkAdminCommand(commandName, flags);
   const env = getEnv();
+  if (commandName === "copy-to") {
+    const target = checkCopyTarget(positionals[1], env);
+    const result = await runCopyTo(env, target, values.resume === true, (command, flags) => runOnServer(env.REPRISE_DATA_DIR, command, flags));
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return 0;
+  }
+  if (!isAdminCommand(commandName)) throw new AdminUsageError(`Unknown command "${commandName}".`);
+  const { help: _help, resume: _resume, ...given } = values;
+  const flags = Object.fromEntries(Object.entries(given).filter(([, v]) => typeof v === "string")) as Record<string, string>;
+  // The server that may run the command has another working directory.
+  if (flags.to) flags.to = path.resolve(flags.to);
+  checkAdminCommand(commandName, flags);
   const result = env.DATABASE_URL ? await runHere(env, commandName, flags) : ((await runOnServer(env.REPRISE_DATA_DIR, commandName, flags)) ?? (await runHere(env, commandName, flags)));
   process.stdout.write(`${JSON.stringify(result)}\n`);
   return 0;

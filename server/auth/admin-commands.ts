@@ -1,6 +1,8 @@
 // The admin CLI's commands (docs/operations.md, "Admin CLI"). One table, run either by the CLI itself on a
 // database it opened, or by a running server that received the command on its control channel
 // (admin-channel.ts), so both paths behave and answer alike.
+import fs from "node:fs";
+import path from "node:path";
 import { z } from "zod";
 import type { Database } from "../db/client.ts";
 import { AppError } from "../errors.ts";
@@ -31,6 +33,20 @@ const commands: Record<string, Command> = {
       const { email } = required(flags, ["email"]);
       const { apiKey } = await createApiKeyForEmail(db, email, flags.name ?? "");
       return { apiKey };
+    },
+  },
+  snapshot: {
+    check: (flags) => {
+      const { to } = z.object({ to: z.string().min(1).refine((f) => path.isAbsolute(f), "must be an absolute path") }).parse(required(flags, ["to"]));
+      if (fs.existsSync(to)) throw new AppError("conflict", `${to} already exists; snapshot writes a new folder.`);
+    },
+    run: async (db, flags) => {
+      const { to } = required(flags, ["to"]);
+      if (!db.copyDataDir) {
+        throw new AppError("bad_request", "snapshot copies the embedded database's folder; for PostgreSQL (DATABASE_URL) use pg_dump.");
+      }
+      await db.copyDataDir(to);
+      return { to };
     },
   },
 };

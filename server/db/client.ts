@@ -41,6 +41,8 @@ export interface Database extends DbClient {
   transaction<T>(fn: (tx: DbClient) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Human-readable description of where data lives, for logs (never includes a password). */
   location: string;
+  /** An embedded database in a folder only: copies its data directory into the new folder `to` (a consistent copy). */
+  copyDataDir?(to: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -210,6 +212,7 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database
     kind: sql.kind,
     transaction: transactionOf(prisma, (connection) => pgliteSqlClient(connection as TPgliteQueryable)),
     location: inMemory ? "PGlite (in memory)" : `PGlite at ${dir}`,
+    ...(inMemory ? {} : { copyDataDir: (to: string) => pglite.copyDataDir(to) }),
     async close() {
       await prisma.$disconnect();
       await sql.close();
