@@ -15,7 +15,7 @@ const STATE_FILE = path.join(os.tmpdir(), "reprise-citus-cluster.json");
 export const CITUS_INSTALL_HINT =
   "install Citus with `bash ../shared/citus/install.sh` (this machine's PostgreSQL 15) or the official Citus packages for your distribution";
 
-function pgBin(name) {
+export function pgBin(name) {
   const bindir = spawnSync("pg_config", ["--bindir"], { encoding: "utf8" }).stdout?.trim();
   return bindir && fs.existsSync(path.join(bindir, name)) ? path.join(bindir, name) : name;
 }
@@ -32,7 +32,7 @@ export function citusInstalled() {
 }
 
 /** Runs a server binary as the `postgres` user when we are root (initdb and postgres refuse root). */
-function runAsPostgres(command, args, options = {}) {
+export function runAsPostgres(command, args, options = {}) {
   const asRoot = process.getuid?.() === 0;
   const [cmd, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", command, ...args]] : [command, args];
   const r = spawnSync(cmd, argv, { encoding: "utf8", ...options });

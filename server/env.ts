@@ -38,6 +38,10 @@ export const ZEnv = z.object({
   DATABASE_URL: optionalString.pipe(
     z.string().regex(/^postgres(ql)?:\/\//, "must start with postgresql://").optional(),
   ),
+  /** A streaming standby of DATABASE_URL's server for the console's heavy reads (docs/scaling.md). */
+  DATABASE_READ_URL: optionalString.pipe(
+    z.string().regex(/^postgres(ql)?:\/\//, "must start with postgresql://").optional(),
+  ),
   REPRISE_DATA_DIR: optionalString.transform((v) => v ?? "./.data"),
   REPRISE_INIT_ORG_NAME: optionalString,
   REPRISE_INIT_USER_EMAIL: optionalString,
