@@ -100,6 +100,29 @@ export function startCitusCluster(ports = CITUS_PORTS) {
   return { url: `postgresql://postgres@127.0.0.1:${ports.coordinator}/postgres`, base, stop };
 }
 
+/**
+ * Starts one more Citus node (a worker to add to a cluster) in a fresh temp folder on `port`; returns its URL (the
+ * `postgres` database, with the extension) and a stopper. The caller registers it with citus_add_node.
+ */
+export function startCitusNode(port) {
+  if (!citusInstalled()) throw new Error(`Citus is not installed: ${CITUS_INSTALL_HINT}`);
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), "reprise-citus-node-"));
+  fs.chmodSync(base, 0o755);
+  const node = { port, dir: path.join(base, "worker") };
+  if (process.getuid?.() === 0) {
+    fs.mkdirSync(node.dir);
+    spawnSync("chown", ["postgres:postgres", base, node.dir]);
+  }
+  try {
+    initNode(node.dir, port);
+    psql(port, "postgres", "CREATE EXTENSION IF NOT EXISTS citus");
+  } catch (error) {
+    stopNodes(base, [node]);
+    throw error;
+  }
+  return { url: `postgresql://postgres@127.0.0.1:${port}/postgres`, stop: () => stopNodes(base, [node]) };
+}
+
 function stopNodes(base, nodes) {
   for (const node of nodes) {
     try {

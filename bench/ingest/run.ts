@@ -1,5 +1,5 @@
 // The ingestion benchmark: Reprise and a floor, side by side in one run on the same machine.
-//   npm run build && npx tsx bench/ingest/run.ts [--db both|postgres|pglite] [--seconds 60] [--warmup 3]
+//   npm run build && npx tsx bench/ingest/run.ts [--db both|postgres,pglite,citus] [--seconds 60] [--warmup 3]
 //     [--concurrency 8] [--parts floor,reprise,big,trace10k[,trace100k]] [--max-rate 13000] [--app-dir DIR] [--fresh-bodies]
 //     [--ports 3900-3989]
 // Per database: the floor (bench/ingest/floor.ts) on a fresh database, then Reprise (its server entry, dist/server.mjs) on
@@ -18,7 +18,7 @@ import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { fileURLToPath } from "node:url";
 import { bigTrace, buildRequest, carriers, carrierStream, type SentSpan } from "./requests.ts";
-import { BENCH_API_KEY, cpuMeter, pgliteStorage, postgresStorage, startServer, watchRss, type Storage } from "./server-process.ts";
+import { BENCH_API_KEY, citusStorage, cpuMeter, pgliteStorage, postgresStorage, startServer, watchRss, type Storage } from "./server-process.ts";
 import { findChromium } from "../../e2e/find-chromium.ts";
 import { openDatabase } from "../../server/db/client.ts";
 import { migrate } from "../../server/db/migrator.ts";
@@ -36,7 +36,8 @@ const SECONDS = Number(arg("seconds", "60"));
 const WARMUP = Number(arg("warmup", "3"));
 const CONCURRENCY = Number(arg("concurrency", "8"));
 const MAX_RATE = Number(arg("max-rate", "13000"));
-const DBS = arg("db", "both") === "both" ? ["postgres", "pglite"] : [arg("db", "both")];
+// --db both (PostgreSQL, then PGlite), or a list of postgres, pglite, citus (a local 3-node cluster started for it).
+const DBS = arg("db", "both") === "both" ? ["postgres", "pglite"] : arg("db", "both").split(",");
 const PARTS = new Set(arg("parts", "floor,reprise,big,trace10k").split(","));
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const SPANS_PER_TRACE = 16;
@@ -307,7 +308,8 @@ function row(db: string, what: string, r: LoadResult, peakRss: number, note = ""
     errors: r.errors,
     peakRssMb: Math.round(peakRss / 1e6),
     cpuMsPerKSpans: perKSpans(cpu?.total),
-    dbCpuMsPerKSpans: db === "postgres" ? perKSpans(cpu?.database) : null,
+    // On Citus the coordinator's backends only: the workers' are not counted.
+    dbCpuMsPerKSpans: db !== "pglite" ? perKSpans(cpu?.database) : null,
     note: r.exhausted ? `${note} (request pool ran out: raise --max-rate)` : note,
   };
   report.push(out);
@@ -330,8 +332,15 @@ async function sustained(
   return { ...result, cpuMs: cpu.spent(before, await cpu.snapshot()) };
 }
 
+function storageFor(db: string) {
+  if (db === "postgres") return postgresStorage(PG_URL);
+  if (db === "citus") return citusStorage();
+  if (db === "pglite") return pgliteStorage();
+  throw new Error(`--db: unknown database "${db}" (postgres, pglite, citus)`);
+}
+
 async function benchmarkFloor(db: string, pool: PoolRequest[], label: string): Promise<Row> {
-  const storage = db === "postgres" ? await postgresStorage(PG_URL) : await pgliteStorage();
+  const storage = await storageFor(db);
   try {
     const org = await prepareDatabase(storage);
     const floor = await startFloor(storage, org);
@@ -349,7 +358,7 @@ async function benchmarkFloor(db: string, pool: PoolRequest[], label: string): P
 }
 
 async function benchmarkReprise(db: string, pool: PoolRequest[], floorBefore: Row | undefined, floorAfter: () => Promise<Row | undefined>) {
-  const storage = db === "postgres" ? await postgresStorage(PG_URL) : await pgliteStorage();
+  const storage = await storageFor(db);
   const port = freePort();
   const server = await startServer(ROOT, port, storage);
   const rss = watchRss(server.pid);

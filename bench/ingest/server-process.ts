@@ -47,6 +47,26 @@ export async function postgresStorage(baseUrl: string): Promise<Storage> {
   };
 }
 
+/**
+ * A database on a local Citus cluster (a coordinator and two workers on ports 9791-9793, started for the run and
+ * stopped after it; scripts/citus-cluster.mjs): the server distributes its tables there as on any Citus database.
+ */
+export async function citusStorage(): Promise<Storage> {
+  // @ts-expect-error -- plain ESM script without types
+  const { startCitusCluster } = await import("../../scripts/citus-cluster.mjs");
+  const { createEmptyPostgresDatabase } = await import("../../test/postgres-databases.ts");
+  const cluster = startCitusCluster({ coordinator: 9791, workers: [9792, 9793] }) as { url: string; stop: () => void };
+  const database = await createEmptyPostgresDatabase(cluster.url, true, "reprise_bench");
+  return {
+    env: { DATABASE_URL: database.url },
+    label: "Citus (coordinator + 2 workers)",
+    cleanup: async () => {
+      if (process.env.BENCH_KEEP_DB) return void console.error(`kept the Citus cluster with database ${database.url}`);
+      cluster.stop();
+    },
+  };
+}
+
 export interface RunningServer {
   url: string;
   pid: number;
