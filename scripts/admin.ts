@@ -8,7 +8,10 @@ import { isLiveOwner, LOCK_FILE_NAME, readOwner } from "../server/db/data-dir-lo
 import { migrate } from "../server/db/migrator.ts";
 import { getEnv } from "../server/env.ts";
 import { adminSocketPath, sendAdminCommand } from "../server/auth/admin-channel.ts";
-import { AdminUsageError, checkAdminCommand, describeAdminError, isAdminCommand, runAdminCommand } from "../server/auth/admin-commands.ts";
+import { addAdminCommands, AdminUsageError, checkAdminCommand, describeAdminError, isAdminCommand, runAdminCommand } from "../server/auth/admin-commands.ts";
+import { TRANSFER_COMMANDS, TRANSFER_FLAGS } from "../server/transfer/admin-commands.ts";
+
+addAdminCommands(TRANSFER_COMMANDS);
 
 const USAGE = `Usage: npm run --silent admin -- <command> [options]
 
@@ -18,6 +21,14 @@ Commands:
       Prints {"organizationId", "userId", "apiKey"}.
   create-api-key --email EMAIL [--name NAME]
       Create another API key for an existing user. Prints {"apiKey"}.
+  export --org ORGANIZATION_ID --out FILE [--format jsonl|otlp] [--include graders,datasets]
+         [--trace-function-key K] [--status S] [--search TEXT] [--label-state S] [--kind K]
+         [--started-from ISO] [--started-to ISO]
+      Write the organization's traces matching the filters to FILE (JSON Lines, one trace per line).
+      Prints {"file", "format", "lines", "bytes"}.
+  import --org ORGANIZATION_ID --file FILE [--include graders,datasets]
+      Validate FILE (an export) whole, then write it into the organization; what exists is kept.
+      Prints {"file", "report"}.
 
 Storage: DATABASE_URL (PostgreSQL) when set, else the embedded database in REPRISE_DATA_DIR
 (default ./.data). While a server runs on the embedded database, the command is sent to that server.`;
@@ -33,7 +44,13 @@ async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { name: { type: "string" }, email: { type: "string" }, password: { type: "string" }, help: { type: "boolean" } },
+    options: {
+      name: { type: "string" },
+      email: { type: "string" },
+      password: { type: "string" },
+      ...Object.fromEntries(TRANSFER_FLAGS.map((flag) => [flag, { type: "string" as const }])),
+      help: { type: "boolean" },
+    },
   });
   const [commandName] = positionals;
   if (values.help || !commandName) {
