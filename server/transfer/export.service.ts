@@ -2,10 +2,13 @@
 // (the list's own keyset cursor), each page read with a bounded number of statements and turned into lines.
 // Nothing holds more than one page: the REST stream pulls the next page only when the client has read the last.
 import type { Database } from "../db/client.ts";
-import { findTraces } from "../traces/traces.service.ts";
+import { findTraces, type TTraceFilters } from "../traces/traces.service.ts";
 import * as q from "./export.queries.ts";
 import { toOtlpLine } from "./otlp-export.ts";
-import type { TExportFilters, TInclude } from "./transfer.schemas.ts";
+import type { TInclude } from "./transfer.schemas.ts";
+
+/** The trace list's filters (REST's, or the console's with its session and replay switches). */
+export type TExportSelection = Omit<TTraceFilters, "cursor" | "limit">;
 
 /** Traces per page: enough to amortise the statements, few enough that a page of long traces stays small. */
 export const EXPORT_PAGE_TRACES = 50;
@@ -42,7 +45,7 @@ const group = (rows: TRow[], key: string): Map<string, TRow[]> => {
 export async function exportPage(
   db: Database,
   organizationId: string,
-  filters: TExportFilters,
+  filters: TExportSelection,
   options: TExportOptions,
   cursor: string | null,
   seen: Set<string> = new Set(),
@@ -106,7 +109,7 @@ async function definitionLines(db: Database, organizationId: string, options: TE
 }
 
 /** Every line of the export, page after page; the caller decides how fast to pull. */
-export async function* exportLines(db: Database, organizationId: string, filters: TExportFilters, options: TExportOptions): AsyncGenerator<string> {
+export async function* exportLines(db: Database, organizationId: string, filters: TExportSelection, options: TExportOptions): AsyncGenerator<string> {
   const seen = new Set<string>();
   let cursor: string | null = null;
   do {

@@ -11,6 +11,7 @@ import { replaysRouter } from "./routers/replays.router.ts";
 import { setupRouter } from "./routers/setup.router.ts";
 import { reviewRouter } from "./routers/review.router.ts";
 import { redactionRouter } from "./routers/redaction.router.ts";
+import { transferRouter } from "./routers/transfer.router.ts";
 import { createCallerFactory, router } from "./init.ts";
 
 export const appRouter = router({
@@ -27,6 +28,7 @@ export const appRouter = router({
   setup: setupRouter,
   review: reviewRouter,
   redaction: redactionRouter,
+  transfer: transferRouter,
 });
 
 export type AppRouter = typeof appRouter;
