@@ -28,9 +28,10 @@ export async function redactIngestItems(db: Database, organizationId: string, it
 function redactItem(redactor: Redactor, item: TIngestItem): void {
   const counts: TRedactionCounts = new Map();
   redactPayload(redactor, item.raw, counts);
+  // Nothing matched in the document as sent: its typed copy, read from it, holds nothing to mask either.
+  if (counts.size === 0) return;
   // The typed copy the write reads its columns from: the same rules, counted once (on the document as sent).
   redactPayload(redactor, item.payload as unknown as Record<string, unknown>, new Map());
-  if (counts.size === 0) return;
   if (item.operation === "external_span") {
     // The text as sent held what was masked: the write must serialize the redacted document instead.
     delete item.text;
