@@ -1,5 +1,5 @@
-// Redaction on every door (docs/operations.md, "Redaction"): secrets sent through REST spans, completions and
-// function traces, OTLP carriers, the native OpenTelemetry traces and logs doors and an MCP write are found
+// Redaction on every door (docs/operations.md, "Redaction"): secrets sent through REST spans, completions,
+// function traces and the detached trace update, OTLP carriers, the native OpenTelemetry traces and logs doors and an MCP write are found
 // nowhere in the database afterwards: every column of every table that can hold text is searched. Also the
 // rules' REST surface: versions, restore, bad patterns refused, and what a rule changed counted on the span.
 import { randomUUID } from "node:crypto";
@@ -12,6 +12,7 @@ import { postNativeLogs } from "../ingest/native/native-logs.http.ts";
 import { postNativeTraces } from "../ingest/native/native.http.ts";
 import { anyValueJson, attributesJson, otlpJsonRequest as nativeRequest, spanIdHex, traceIdHex } from "../ingest/native/testing/otlp-builders.ts";
 import { postOtlpTraces } from "../ingest/otlp/otlp.http.ts";
+import { patchTraceRoute } from "../traces/traces.http.ts";
 import { carrierSpanJson, completionPayload, otlpJsonRequest, spanPayload } from "../ingest/testing/payloads.ts";
 import { callTool, connectClient, serveMcp } from "../mcp/testing/mcp-client.ts";
 import { getRedaction, postRedactionRestore, putRedaction } from "./redaction.http.ts";
@@ -105,6 +106,10 @@ describe("redaction on every door", () => {
     const carrierSpan = randomUUID();
     const otlp = otlpJsonRequest([carrierSpanJson({ operation: "external_span", payload: body(carrierTrace, carrierSpan) })]);
     expect((await call(postOtlpTraces, { apiKey: api, body: otlp })).status).toBe(200);
+    // The SDK's detached trace update.
+    const patched = await call(patchTraceRoute, { method: "PATCH", apiKey: api, params: { traceId: restTrace }, body: { mergeMetadata: { note: text }, appendContexts: [{ who: SECRETS.email }], setName: `for ${SECRETS.email}` } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.trace.name).toBe("for [REDACTED:email]");
     // Function traces.
     const fn = await call(createFunctionRoute, { apiKey: api, body: { name: `fn-${tag}`, prompt: "Answer {{q}}" } });
     const functionId = fn.body.function.id as string;

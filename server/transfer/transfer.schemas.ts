@@ -26,7 +26,6 @@ export const ZExportQuery = ZTraceListQuery.omit({ cursor: true, limit: true })
   .extend({ format: z.enum(EXPORT_FORMATS).default("jsonl"), include: zInclude.optional() })
   .strict();
 export type TExportQuery = z.output<typeof ZExportQuery>;
-export type TExportFilters = Omit<TExportQuery, "format" | "include">;
 
 /** POST /api/sdk/import's query: whether dataset membership and graders travel too. */
 export const ZImportQuery = z.object({ include: zInclude.optional() }).strict();
