@@ -92,7 +92,7 @@ describe("export and import", () => {
     setDb(fresh);
     try {
       const first = await call(postImport, { apiKey: freshOrg.apiKey, path: "/api/sdk/import?include=graders,datasets", body: res.raw, headers: { "content-type": "application/x-ndjson" } });
-      expect(first.status).toBe(200);
+      expect(first.status, JSON.stringify(first.body)).toBe(200);
       const report = ZImportReport.parse(first.body.report);
       expect(report.traces).toEqual({ inserted: traceIds.length, existing: 0 });
       expect(report.spans.inserted).toBe(traceIds.length * 2);
