@@ -60,6 +60,8 @@ async function main(argv: string[]): Promise<number> {
   if (!isAdminCommand(commandName)) throw new AdminUsageError(`Unknown command "${commandName}".`);
   const { help: _help, ...given } = values;
   const flags = Object.fromEntries(Object.entries(given).filter(([, v]) => typeof v === "string")) as Record<string, string>;
+  // A running server may run the command (its control channel): files are named from this shell's directory.
+  for (const name of ["out", "file"]) if (flags[name]) flags[name] = path.resolve(flags[name]);
   checkAdminCommand(commandName, flags);
   const env = getEnv();
   const result = env.DATABASE_URL ? await runHere(env, commandName, flags) : ((await runOnServer(env.REPRISE_DATA_DIR, commandName, flags)) ?? (await runHere(env, commandName, flags)));

@@ -122,8 +122,10 @@ export async function runTool(tool: ToolDefinition, args: unknown, ctx: ToolCont
   try {
     assertInputText(args, { where: "arguments" });
     // A write stores what the rules leave of its arguments (docs/operations.md, "Redaction").
-    const written = tool.readOnly ? args : (await redactToolArguments(ctx.db, ctx.auth.organizationId, args)).args;
-    result = await tool.run(written as never, ctx);
+    const redacted = tool.readOnly ? { args, masked: 0 } : await redactToolArguments(ctx.db, ctx.auth.organizationId, args);
+    result = await tool.run(redacted.args as never, ctx);
+    // Never silent: how many values the rules masked, beside the tool's own facts.
+    if (redacted.masked > 0) result = { ...result, data: { ...result.data, redactedValues: redacted.masked } };
   } catch (error) {
     const appError = toAppError(error, ctx.requestId);
     const issues = appError.issues?.map((i) => `${i.path ? `${i.path}: ` : ""}${i.message}`) ?? [];

@@ -131,6 +131,7 @@ describe("redaction on every door", () => {
     const client = await connectClient(mcp.url, api);
     const saved = await callTool(client, "save_agent_labels", { labels: [{ traceId: restTrace, label: false, annotation: `leaked ${text}` }] });
     expect(saved.isError).toBe(false);
+    expect(saved.data).toMatchObject({ redactedValues: 4 });
     await client.close();
 
     expect(await findSecretsAnywhere(db())).toEqual([]);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTestDatabase, createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";
 import { setDb } from "../db.ts";
 import type { Database } from "../db/client.ts";
-import { sql, raw } from "../db/sql.ts";
+import { sql, raw, uuidArray } from "../db/sql.ts";
 import { postDataset, postDatasetGraders, postDatasetTraces } from "../datasets/datasets.http.ts";
 import { postGrader } from "../graders/graders.http.ts";
 import { postExternalSpan, postExternalTrace } from "../ingest/ingest.http.ts";
@@ -18,7 +18,8 @@ import { postOtlpTraces } from "../ingest/otlp/otlp.http.ts";
 import { completionPayload, spanPayload } from "../ingest/testing/payloads.ts";
 import { postHumanLabels } from "../labels/labels.http.ts";
 import { TRANSFER_COMMANDS } from "./admin-commands.ts";
-import { EXPORT_PAGE_TRACES } from "./export.service.ts";
+import { createTrace } from "../../test/factories.ts";
+import { EXPORT_PAGE_TRACES, exportLines } from "./export.service.ts";
 import { getExport, postImport } from "./transfer.http.ts";
 import { ZImportReport } from "./transfer.schemas.ts";
 
@@ -161,6 +162,20 @@ describe("export and import", () => {
     const bySource = new Map(original.map((s) => [s.sourceSpanId, s.rawSpan]));
     expect(spans).toHaveLength(6);
     for (const s of spans) expect(s.rawSpan).toEqual(bySource.get(s.sourceSpanId));
+  });
+
+  it("reads the selection a page at a time, only as the lines are taken: never the whole selection at once", async () => {
+    const paged = await createTestOrg(db(), "paged");
+    const ids: string[] = [];
+    for (let i = 0; i < EXPORT_PAGE_TRACES + 3; i++) ids.push((await createTrace(db(), paged.organizationId, { startedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)) })).id);
+    const lines = exportLines(db(), paged.organizationId, {}, { format: "jsonl", include: [] });
+    const first = await lines.next();
+    expect(JSON.parse(first.value as string).trace.id).toBe(ids.at(-1));
+    // The oldest three, on the second page, go before that page is read: the export never sees them.
+    await db().sql.query(sql`UPDATE traces SET dropped = true WHERE organization_id = ${paged.organizationId}::uuid AND id = ANY(${uuidArray(ids.slice(0, 3))})`);
+    let rest = 0;
+    for await (const _ of lines) rest++;
+    expect(1 + rest).toBe(EXPORT_PAGE_TRACES);
   });
 
   it("exports to a file and imports it back with the admin CLI's commands", async () => {
