@@ -9,7 +9,10 @@ import { migrate } from "../server/db/migrator.ts";
 import { getEnv } from "../server/env.ts";
 import { adminSocketPath, sendAdminCommand } from "../server/auth/admin-channel.ts";
 import { checkCopyTarget, runCopyTo } from "./admin-copy-to.ts";
-import { AdminUsageError, checkAdminCommand, describeAdminError, isAdminCommand, runAdminCommand } from "../server/auth/admin-commands.ts";
+import { addAdminCommands, AdminUsageError, checkAdminCommand, describeAdminError, isAdminCommand, runAdminCommand } from "../server/auth/admin-commands.ts";
+import { TRANSFER_COMMANDS, TRANSFER_FLAGS } from "../server/transfer/admin-commands.ts";
+
+addAdminCommands(TRANSFER_COMMANDS);
 
 const USAGE = `Usage: npm run --silent admin -- <command> [options]
 
@@ -25,6 +28,14 @@ Commands:
   copy-to POSTGRESQL_URL [--resume]
       Copy this database into an empty PostgreSQL or Citus database, with progress on stderr; verifies row
       counts and a sample of spans. --resume continues a copy that stopped. Prints a summary per table.
+  export --org ORGANIZATION_ID --out FILE [--format jsonl|otlp] [--include graders,datasets]
+         [--trace-function-key K] [--status S] [--search TEXT] [--label-state S] [--kind K]
+         [--started-from ISO] [--started-to ISO]
+      Write the organization's traces matching the filters to FILE (JSON Lines, one trace per line).
+      Prints {"file", "format", "lines", "bytes"}.
+  import --org ORGANIZATION_ID --file FILE [--include graders,datasets]
+      Validate FILE (an export) whole, then write it into the organization; what exists is kept.
+      Prints {"file", "report"}.
 
 Storage: DATABASE_URL (PostgreSQL) when set, else the embedded database in REPRISE_DATA_DIR
 (default ./.data). While a server runs on the embedded database, the command is sent to that server.`;
@@ -41,8 +52,13 @@ async function main(argv: string[]): Promise<number> {
     args: argv,
     allowPositionals: true,
     options: {
-      name: { type: "string" }, email: { type: "string" }, password: { type: "string" }, to: { type: "string" },
-      resume: { type: "boolean" }, help: { type: "boolean" },
+      name: { type: "string" },
+      email: { type: "string" },
+      password: { type: "string" },
+      to: { type: "string" },
+      ...Object.fromEntries(TRANSFER_FLAGS.map((flag) => [flag, { type: "string" as const }])),
+      resume: { type: "boolean" },
+      help: { type: "boolean" },
     },
   });
   const [commandName] = positionals;
@@ -60,8 +76,8 @@ async function main(argv: string[]): Promise<number> {
   if (!isAdminCommand(commandName)) throw new AdminUsageError(`Unknown command "${commandName}".`);
   const { help: _help, resume: _resume, ...given } = values;
   const flags = Object.fromEntries(Object.entries(given).filter(([, v]) => typeof v === "string")) as Record<string, string>;
-  // The server that may run the command has another working directory.
-  if (flags.to) flags.to = path.resolve(flags.to);
+  // A running server may run the command (its control channel): files and folders are named from this shell's directory.
+  for (const name of ["out", "file", "to"]) if (flags[name]) flags[name] = path.resolve(flags[name]);
   checkAdminCommand(commandName, flags);
   const result = env.DATABASE_URL ? await runHere(env, commandName, flags) : ((await runOnServer(env.REPRISE_DATA_DIR, commandName, flags)) ?? (await runHere(env, commandName, flags)));
   process.stdout.write(`${JSON.stringify(result)}\n`);

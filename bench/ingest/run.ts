@@ -2,6 +2,8 @@
 //   npm run build && npx tsx bench/ingest/run.ts [--db both|postgres,pglite,citus] [--seconds 60] [--warmup 3]
 //     [--concurrency 8] [--parts floor,reprise,big,trace10k[,trace100k]] [--max-rate 13000] [--app-dir DIR] [--fresh-bodies]
 //     [--ports 3900-3989]
+// --parts …,redaction adds a second Reprise on a fresh database with ten redaction rules in force (four
+// built-ins, four patterns, two fields), the same bodies, reported beside the run without rules.
 // Per database: the floor (bench/ingest/floor.ts) on a fresh database, then Reprise (its server entry, dist/server.mjs) on
 // another fresh database, the same request bodies to both: a warm-up, then --seconds of sustained load
 // from --concurrency keep-alive connections. Then, on Reprise only: 8 MB requests at concurrency 8, and
@@ -293,6 +295,8 @@ interface Row {
 }
 
 const report: Row[] = [];
+/** Each database's Reprise row without redaction rules, the baseline of the redaction part. */
+const withoutRules = new Map<string, Row>();
 const findings: string[] = [];
 
 function row(db: string, what: string, r: LoadResult, peakRss: number, note = "", cpu?: { total: number; database: number }): Row {
@@ -357,6 +361,44 @@ async function benchmarkFloor(db: string, pool: PoolRequest[], label: string): P
   }
 }
 
+/** Ten rules: every built-in, four custom patterns and two masked fields (docs/operations.md, "Redaction"). */
+const TEN_RULES = {
+  builtins: ["secrets", "emails", "creditCards", "phones"],
+  patterns: [
+    { name: "account", pattern: "ACCT-[0-9]{8}" },
+    { name: "ssn", pattern: "\\b[0-9]{3}-[0-9]{2}-[0-9]{4}\\b" },
+    { name: "iban", pattern: "\\b[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}\\b" },
+    { name: "ticket", pattern: "TCK-[0-9]{6}", flags: "i" },
+  ],
+  fields: ["password", "$.span_data.input.api_key"],
+};
+
+/** Reprise with ten redaction rules on a fresh database, the same bodies as the run without rules. */
+async function benchmarkRedaction(db: string, pool: PoolRequest[], without: Row | undefined) {
+  const storage = db === "postgres" ? await postgresStorage(PG_URL) : await pgliteStorage();
+  const server = await startServer(ROOT, freePort(), storage);
+  const rss = watchRss(server.pid);
+  try {
+    const res = await fetch(`${server.url}/api/sdk/redaction`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${BENCH_API_KEY}`, "content-type": "application/json" },
+      body: JSON.stringify({ rules: TEN_RULES }),
+    });
+    if (res.status !== 200) throw new Error(`setting the redaction rules answered ${res.status}: ${await res.text()}`);
+    const r = await sustained(`${server.url}/api/sdk/otel/v1/traces`, pool, rss, cpuMeter(server.pid, storage.env.DATABASE_URL));
+    const with10 = row(db, "Reprise, 10 redaction rules", r, rss.peak(), "", r.cpuMs);
+    if (without) {
+      const cpu = without.cpuMsPerKSpans && with10.cpuMsPerKSpans ? `; CPU per span ${(with10.cpuMsPerKSpans / without.cpuMsPerKSpans).toFixed(2)}× without rules` : "";
+      with10.note = `${(with10.spansPerSecond / without.spansPerSecond).toFixed(2)}× the spans/s without rules${cpu}`;
+      findings.push(`${db}: ten redaction rules: ${with10.note}`);
+    }
+  } finally {
+    rss.stop();
+    await server.stop();
+    await storage.cleanup();
+  }
+}
+
 async function benchmarkReprise(db: string, pool: PoolRequest[], floorBefore: Row | undefined, floorAfter: () => Promise<Row | undefined>) {
   const storage = await storageFor(db);
   const port = freePort();
@@ -372,6 +414,7 @@ async function benchmarkReprise(db: string, pool: PoolRequest[], floorBefore: Ro
         if (++acks % 10 === 0) fresh.push(readableAfterAck(server.url, req.sample));
       });
       const reprise = row(db, "Reprise", r, rss.peak(), "", r.cpuMs);
+      withoutRules.set(db, reprise);
       const delays = (await Promise.all(fresh)).sort((a, b) => a - b);
       findings.push(`${db}: a span read back through the API right after its acknowledgment (under the full load): p50 ${percentile(delays, 50).toFixed(0)} ms, p99 ${percentile(delays, 99).toFixed(0)} ms, max ${delays.at(-1)?.toFixed(0)} ms over ${delays.length} samples`);
       freshAgent();
@@ -522,7 +565,7 @@ async function treeActions(page: import("@playwright/test").Page): Promise<strin
 
 const count = Math.ceil((MAX_RATE * (SECONDS + WARMUP + 2)) / (CARRIERS_PER_REQUEST * (SPANS_PER_TRACE / (SPANS_PER_TRACE + 1))));
 const builtAt = performance.now();
-const pool = PARTS.has("floor") || PARTS.has("reprise") || process.argv.includes("--bodies-only") ? cachedPool(count) : [];
+const pool = PARTS.has("floor") || PARTS.has("reprise") || PARTS.has("redaction") || process.argv.includes("--bodies-only") ? cachedPool(count) : [];
 console.log(`${pool.length} request bodies ready in ${((performance.now() - builtAt) / 1000).toFixed(0)} s`);
 if (process.argv.includes("--bodies-only")) process.exit(0);
 const startedAt = new Date();
@@ -533,6 +576,7 @@ for (const db of DBS) {
   // not fall on one side only.
   const before = PARTS.has("floor") ? await benchmarkFloor(db, pool, "floor, before Reprise") : undefined;
   await benchmarkReprise(db, pool, before, async () => (PARTS.has("floor") ? benchmarkFloor(db, pool, "floor, after Reprise") : undefined));
+  if (PARTS.has("redaction")) await benchmarkRedaction(db, pool, withoutRules.get(db));
 }
 agent.destroy();
 

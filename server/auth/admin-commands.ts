@@ -11,7 +11,7 @@ import { createApiKeyForEmail, createOrganization } from "./auth.service.ts";
 
 export type TAdminFlags = Record<string, string | undefined>;
 /** A command: `check` validates the flags before any database is opened, `run` does the work. */
-interface Command {
+export interface TAdminCommand {
   check: (flags: TAdminFlags) => void;
   run: (db: Database, flags: TAdminFlags) => Promise<Record<string, unknown>>;
 }
@@ -19,7 +19,7 @@ interface Command {
 /** A command line the CLI cannot run: the message is followed by the usage text. */
 export class AdminUsageError extends Error {}
 
-const commands: Record<string, Command> = {
+const commands: Record<string, TAdminCommand> = {
   "create-org": {
     check: (flags) => ZCreateOrganizationInput.parse(required(flags, ["name", "email", "password"])),
     run: async (db, flags) => {
@@ -51,6 +51,14 @@ const commands: Record<string, Command> = {
   },
 };
 
+/**
+ * Adds the commands of a feature (export and import: server/transfer/admin-commands.ts). The CLI and the
+ * server's start-up both add them, so a command sent to a running server's control channel is known there too.
+ */
+export function addAdminCommands(more: Record<string, TAdminCommand>): void {
+  Object.assign(commands, more);
+}
+
 export function isAdminCommand(name: string): boolean {
   return Object.hasOwn(commands, name);
 }
@@ -61,7 +69,7 @@ function required<K extends string>(flags: TAdminFlags, names: K[]): Record<K, s
   return flags as Record<K, string>;
 }
 
-function command(name: string): Command {
+function command(name: string): TAdminCommand {
   const found = isAdminCommand(name) ? commands[name] : undefined;
   if (!found) throw new AdminUsageError(`Unknown command "${name}".`);
   return found;

@@ -4,6 +4,7 @@
 import type { TAuthContext } from "../auth/auth.schemas.ts";
 import type { Database } from "../db.ts";
 import type { TIngestItem, TIngestResult, TRejection } from "./ingest.schemas.ts";
+import { redactIngestItems } from "./redact-items.ts";
 import { functionNotFound, preparePlan } from "./write/prepare-plan.ts";
 import { isDataError, writeBatch, type TAfterWrite } from "./write/write-batch.ts";
 
@@ -27,6 +28,7 @@ export interface TIngestOptions {
  */
 export async function ingestBatch(db: Database, auth: TAuthContext, items: TIngestItem[], options: TIngestOptions = {}): Promise<TIngestResult> {
   const org = auth.organizationId;
+  await redactIngestItems(db, org, items);
   const prepared = preparePlan(org, items);
   const { plan, rejected } = prepared;
   const empty = plan.traces.length === 0 && plan.spans.length === 0 && plan.functionExecutions.length === 0;

@@ -10,6 +10,8 @@ import { assertionsRouter } from "./routers/assertions.router.ts";
 import { replaysRouter } from "./routers/replays.router.ts";
 import { setupRouter } from "./routers/setup.router.ts";
 import { reviewRouter } from "./routers/review.router.ts";
+import { redactionRouter } from "./routers/redaction.router.ts";
+import { transferRouter } from "./routers/transfer.router.ts";
 import { createCallerFactory, router } from "./init.ts";
 
 export const appRouter = router({
@@ -25,6 +27,8 @@ export const appRouter = router({
   replays: replaysRouter,
   setup: setupRouter,
   review: reviewRouter,
+  redaction: redactionRouter,
+  transfer: transferRouter,
 });
 
 export type AppRouter = typeof appRouter;
