@@ -10,6 +10,8 @@ import { spanPayload } from "../../ingest/testing/payloads.ts";
 import { deleteModelPrice, getModelPriceVersions, getRecomputeRoute, listModelPrices, listUnpricedSpans, postModelPrice, postRecompute, restoreModelPrice } from "./cost.http.ts";
 import { ZPriceResponse, ZPriceTableResponse, ZPriceVersionsResponse, ZRecomputeResponse, ZUnpricedResponse } from "./cost.schemas.ts";
 import { runRecompute } from "./recompute.service.ts";
+import { listTracesRoute } from "../../traces/traces.http.ts";
+import { ZTraceListResponse } from "../../traces/traces.schemas.ts";
 
 const DAY = "2026-09-01";
 const range = { from: `${DAY}T00:00:00Z`, to: `${DAY}T23:59:59Z` };
@@ -87,6 +89,9 @@ describe("cost", () => {
     const done = ZRecomputeResponse.parse((await call(getRecomputeRoute, { apiKey: a.apiKey, params: { id: recompute.id } })).body).recompute;
     expect(done).toMatchObject({ status: "done", tracesDone: recompute.tracesTotal, spansUnpriced: 0 });
     expect(await costs(a, traceId)).toEqual([{ span: 3, trace: 3 }]);
+    // The trace list's cost filter and column (REST).
+    const listed = await call(listTracesRoute, { apiKey: a.apiKey, path: "/?minCostUsd=2.5" });
+    expect(ZTraceListResponse.parse(listed.body).traces.map((t) => [t.costUsd])).toEqual([[3]]);
     // B cannot read A's recompute.
     expect((await call(getRecomputeRoute, { apiKey: b.apiKey, params: { id: recompute.id } })).status).toBe(404);
   });
