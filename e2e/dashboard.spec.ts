@@ -39,7 +39,7 @@ test.describe.serial("dashboard", () => {
     await signIn(page);
     await page.goto("/");
     await expect(page).toHaveURL(/\/dashboard/);
-    await page.getByLabel("Trace function").selectOption(FN);
+    await page.getByRole("combobox", { name: "Trace function" }).selectOption(FN);
     const card = page.locator("section, div").filter({ has: page.getByRole("heading", { name: "Cost by model" }) }).last();
     await card.getByText("Table view").click();
     const row = card.getByRole("row").filter({ hasText: "gpt-4o-2024-08-06" });

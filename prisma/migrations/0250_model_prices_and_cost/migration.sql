@@ -2,7 +2,8 @@
 -- (shipped defaults in code, an organization's overrides and additions here), and summed per trace as its spans
 -- become final. A price change never replaces the previous one: each change is a new version of the price, the
 -- old version kept with who replaced it and when. Recomputation over a time range runs as a job whose progress
--- is a row of cost_recomputes. Every table carries organization_id first in its keys (distributed on Citus).
+-- is a row of cost_recomputes. Every table carries organization_id first in its keys (distributed on Citus) and, like
+-- traces and spans, no foreign key to organizations.
 
 ALTER TABLE "spans" ADD COLUMN "reasoning_tokens" INTEGER;
 ALTER TABLE "spans" ADD COLUMN "cost_usd" NUMERIC(20,10);
@@ -49,7 +50,3 @@ CREATE TABLE "cost_recomputes" (
 
     CONSTRAINT "cost_recomputes_pkey" PRIMARY KEY ("organization_id","id")
 );
-
--- AddForeignKey
-ALTER TABLE "model_prices" ADD CONSTRAINT "model_prices_organization_id_fkey" FOREIGN KEY ("organization_id") REFERENCES "organizations"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-ALTER TABLE "cost_recomputes" ADD CONSTRAINT "cost_recomputes_organization_id_fkey" FOREIGN KEY ("organization_id") REFERENCES "organizations"("id") ON DELETE CASCADE ON UPDATE CASCADE;
