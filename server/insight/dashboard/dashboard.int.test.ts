@@ -20,6 +20,7 @@ describe("dashboard", () => {
   let b: TestOrg;
   let caller: Awaited<ReturnType<typeof signedInCaller>>;
   const graderId = newId();
+  const experimentId = newId();
 
   /** The console's trace list total for a figure's link (its URL parameters, as the page reads them). */
   const listTotal = async (link: TTraceLink) => {
@@ -64,8 +65,13 @@ describe("dashboard", () => {
     await db().prisma.traceLabel.create({
       data: { organizationId: a.organizationId, id: newId(), traceId: idOf(traces[3]!), labelStatus: "labeled", label: false, labelSource: "human", approved: true, approvalState: "approved" },
     });
-    // A replay trace and another organization's trace: never in the figures.
-    await createTrace(db(), a.organizationId, { traceFunctionKey: "answer", startedAt: new Date(at(10, 30)), testRunId: newId() });
+    // An experiment with two replay traces (one graded fail), and another organization's trace: replays are only in
+    // the replay chart.
+    await db().prisma.experiment.create({ data: { organizationId: a.organizationId, id: experimentId, traceFunctionKey: "answer", selection: {}, createdAt: new Date(at(12)) } });
+    for (const label of [true, false]) {
+      const replay = await createTrace(db(), a.organizationId, { traceFunctionKey: "answer", startedAt: new Date(at(12, 5)), testRunId: experimentId });
+      await db().prisma.graderLabel.create({ data: { organizationId: a.organizationId, id: newId(), traceId: replay.id, graderId, label, source: "grader" } });
+    }
     await createTrace(db(), b.organizationId, { traceFunctionKey: "answer", startedAt: new Date(at(10, 30)) });
   });
 
@@ -113,6 +119,9 @@ describe("dashboard", () => {
     for (const p of d.graders[0]!.points.filter((x) => x.pass + x.fail > 0)) expect(await listTotal(p.link)).toBe(p.pass + p.fail);
     expect(d.verdicts).toEqual([expect.objectContaining({ source: "human", label: "fail", traces: 1 })]);
     expect(await listTotal(d.verdicts[0]!.link)).toBe(1);
+    expect(d.replays).toEqual([expect.objectContaining({ experimentId, traces: 2, pass: 1, fail: 1, passRate: 0.5 })]);
+    expect(await listTotal(d.replays[0]!.link)).toBe(2);
+    expect(await listTotal({ ...d.graders[0]!.link, graderLabel: "fail" })).toBe(1);
   });
 
   it("keeps organizations apart and answers an agent through MCP in compact text", async () => {
