@@ -65,6 +65,20 @@ const specificity = (pattern: string) => pattern.replace(/\*/g, "").length;
  */
 export function matchPrice(prices: readonly TPrice[], model: string, at: string | null): TPrice | null {
   const day = (at ?? new Date().toISOString()).slice(0, 10);
+  // Ingestion prices every LLM span with the same cached list: remember each (model, day)'s answer per list.
+  let memo = memos.get(prices);
+  if (!memo) memos.set(prices, (memo = new Map()));
+  const key = `${day} ${model}`;
+  const known = memo.get(key);
+  if (known !== undefined) return known;
+  const found = findPrice(prices, model, day);
+  if (memo.size < 10_000) memo.set(key, found);
+  return found;
+}
+
+const memos = new WeakMap<readonly TPrice[], Map<string, TPrice | null>>();
+
+function findPrice(prices: readonly TPrice[], model: string, day: string): TPrice | null {
   let best: TPrice | null = null;
   for (const price of prices) {
     if (price.effectiveFrom > day || !patternMatches(price.pattern, model)) continue;
