@@ -46,6 +46,12 @@ function pageFilter(filters: TTraceFilters): q.TracePageFilter {
     excludeReplays: filters.excludeReplays,
     startedFrom: filters.startedFrom,
     startedTo: filters.startedTo,
+    model: filters.model,
+    graderId: filters.graderId,
+    graderLabel: filters.graderLabel,
+    verdictSource: filters.verdictSource,
+    testRunId: filters.testRunId,
+    minCostUsd: filters.minCostUsd,
   };
 }
 
@@ -204,6 +210,7 @@ export function toTraceResponse(row: q.TTraceRow, metrics: TTraceMetrics = EMPTY
     originalTraceId: row.originalTraceId,
     source: row.source,
     amendedAt: row.amendedAt?.toISOString() ?? null,
+    costUsd: row.costUsd === null ? null : Number(row.costUsd),
   };
 }
 

@@ -12,6 +12,7 @@ import { setupRouter } from "./routers/setup.router.ts";
 import { reviewRouter } from "./routers/review.router.ts";
 import { redactionRouter } from "./routers/redaction.router.ts";
 import { transferRouter } from "./routers/transfer.router.ts";
+import { insightRouter } from "./routers/insight.router.ts";
 import { createCallerFactory, router } from "./init.ts";
 
 export const appRouter = router({
@@ -29,6 +30,7 @@ export const appRouter = router({
   review: reviewRouter,
   redaction: redactionRouter,
   transfer: transferRouter,
+  insight: insightRouter,
 });
 
 export type AppRouter = typeof appRouter;

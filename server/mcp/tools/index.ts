@@ -6,6 +6,7 @@ import { getApiKeyContextTool } from "./get-api-key-context.ts";
 import { getBitfabApiKeyTool } from "./get-bitfab-api-key.ts";
 import { getDatabaseConnectionStatusTool } from "./get-database-connection-status.ts";
 import { getGraderLabelsTool } from "./get-grader-labels.ts";
+import { getInsightsTool } from "./get-insights.ts";
 import { getSpanFieldTool } from "./get-span-field.ts";
 import { getTraceLabelsTool } from "./get-trace-labels.ts";
 import { getTracesTool } from "./get-traces.ts";
@@ -55,6 +56,7 @@ export const TOOLS = [
   searchTracesTool,
   getTracesTool,
   getSpanFieldTool,
+  getInsightsTool,
   // Verdicts
   getTraceLabelsTool,
   saveAgentLabelsTool,

@@ -5,7 +5,7 @@ import { Link } from "@/components/ui/link.tsx";
 import { useEffect, useState } from "react";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Card, CardHeader } from "@/components/ui/card.tsx";
-import { formatDateTime, formatDuration, formatNumber } from "@/components/ui/format.ts";
+import { formatDateTime, formatDuration, formatNumber, formatUsd } from "@/components/ui/format.ts";
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { ErrorState, LoadingState } from "@/components/ui/states.tsx";
 import { JsonViewer } from "@/components/json-viewer.tsx";
@@ -103,6 +103,7 @@ function Facts({ data }: { data: TraceData }) {
     ["Spans", `${t.spanCount}${t.expectedSpanCount !== null ? ` of ${t.expectedSpanCount} expected` : ""}`],
     ["Tokens", t.tokens ? `${formatNumber(t.tokens.total)} (${formatNumber(t.tokens.input)} in, ${formatNumber(t.tokens.output)} out)` : "—"],
     ["Model", t.model ?? "—"],
+    ["Cost", t.costUsd === null ? "—" : formatUsd(t.costUsd)],
     ["Source", sourceOf(data)],
     ...(t.faithful
       ? []
