@@ -42,6 +42,7 @@ import {
   removeGradersFromExperimentTool,
 } from "./experiment-graders.ts";
 import { rerunGradersOnExperimentTool } from "./rerun-graders-on-experiment.ts";
+import { deleteAssertionTool, deleteDatasetTool, deleteGraderTool, deleteTracesTool, listDeletedTool, restoreDeletedTool } from "./lifecycle.ts";
 
 export const TOOLS = [
   // Account
@@ -97,6 +98,13 @@ export const TOOLS = [
   listAssertionCategoriesTool,
   getAssertionCategoryTool,
   deleteAssertionCategoryTool,
+  // Deleting data (docs/mcp.md, "Deleting data")
+  deleteTracesTool,
+  deleteDatasetTool,
+  deleteGraderTool,
+  deleteAssertionTool,
+  listDeletedTool,
+  restoreDeletedTool,
   // Features Reprise does not have: one sentence saying what to use instead
   ...unsupportedTools,
 ] as unknown as readonly ToolDefinition[];
