@@ -1,7 +1,7 @@
 // Deleting data (docs/operations.md, "Deleting data"; docs/api.md, "Deleting data"): every surface reads a deleted
 // trace as gone at once, the purge job removes its spans, datasets keep their traces, graders and assertions come
 // back from their tombstones, bad input changes nothing and another organization's ids are 404s.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../../test/harness.ts";
 import { createSpan, createTrace } from "../../../test/factories.ts";
@@ -15,6 +15,7 @@ import { getTraceRoute, listTracesRoute } from "../../traces/traces.http.ts";
 import { deleteAssertionRoute, deleteDatasetRoute, deleteGraderRoute, deleteTraceRoute, listDeletedRoute, postDeleteTracesRoute, postRestoreRoute } from "./deletion.http.ts";
 import { ZDeleteDatasetResponse, ZDeleteTraceResponse, ZDeleteTracesResponse, ZTombstoneResponse, ZTombstonesResponse } from "./deletion.schemas.ts";
 import { countPendingPurges, purgeDeletedTraces } from "./purge.service.ts";
+import { startWorkers } from "../../workers.ts";
 
 const KEY = "lifecycle-fn";
 
@@ -97,6 +98,18 @@ describe("deleting data", () => {
     await purgeDeletedTraces(db(), org.organizationId);
     expect(await rowsOf(org.organizationId, t.id)).toEqual({ traces: 0, spans: 0, events: 0, labels: 0, graderLabels: 0, assertions: 0, members: 0, outbox: 0 });
     expect(await countPendingPurges(db(), org.organizationId)).toBe(0);
+  });
+
+  it("the purge job, on the server's job worker, removes a deleted trace's spans", async () => {
+    const worker = await startWorkers(db(), { pollIntervalMs: 100, maintenanceIntervalSeconds: 1 });
+    try {
+      const t = await fullTrace(org.organizationId);
+      expect((await call(deleteTraceRoute, { apiKey: org.apiKey, method: "DELETE", params: { traceId: t.id } })).status).toBe(200);
+      await vi.waitFor(async () => expect(await countPendingPurges(db(), org.organizationId)).toBe(0), { timeout: 30_000, interval: 100 });
+      expect(await rowsOf(org.organizationId, t.id)).toMatchObject({ spans: 0, events: 0 });
+    } finally {
+      await worker.stop();
+    }
   });
 
   it("a filtered delete counts first, refuses a stale count or an unknown filter, then deletes what was counted", async () => {
