@@ -18,6 +18,11 @@ Commands:
       Prints {"organizationId", "userId", "apiKey"}.
   create-api-key --email EMAIL [--name NAME]
       Create another API key for an existing user. Prints {"apiKey"}.
+  get-retention --org ORGANIZATION_ID
+      Print the organization's retention period. Prints {"retentionDays", "changes"}.
+  set-retention --org ORGANIZATION_ID --days DAYS|forever
+      Remove traces older than DAYS days (whole days, at least 1), or keep them forever.
+      Prints {"retentionDays", "changes"}.
 
 Storage: DATABASE_URL (PostgreSQL) when set, else the embedded database in REPRISE_DATA_DIR
 (default ./.data). While a server runs on the embedded database, the command is sent to that server.`;
@@ -33,7 +38,10 @@ async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { name: { type: "string" }, email: { type: "string" }, password: { type: "string" }, help: { type: "boolean" } },
+    options: {
+      name: { type: "string" }, email: { type: "string" }, password: { type: "string" }, org: { type: "string" }, days: { type: "string" },
+      help: { type: "boolean" },
+    },
   });
   const [commandName] = positionals;
   if (values.help || !commandName) {
