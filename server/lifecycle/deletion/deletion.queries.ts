@@ -63,39 +63,42 @@ export function selectPurges(db: DbClient, organizationId: string, take: number)
 }
 
 /**
- * Deletes at most `take` spans of a deleted trace, stored before it was deleted (a span that arrived later
- * started the trace afresh and stays), in its own short statement. Returns how many it deleted.
+ * Deletes at most `take` spans of the given deleted traces that were stored before their deletion (a span that
+ * arrived later started its trace afresh and stays), in one short statement. Returns how many it deleted.
  */
-export async function deleteSpanBatch(db: DbClient, organizationId: string, traceId: string, deletedAt: Date, take: number): Promise<number> {
+export async function deleteSpanBatch(db: DbClient, organizationId: string, traceIds: string[], take: number): Promise<number> {
+  const org = sql`${organizationId}::uuid`;
   const rows = await db.sql.query<{ n: number }>(sql`
     WITH gone AS (
-      DELETE FROM spans WHERE organization_id = ${organizationId}::uuid AND id IN (
-        SELECT s.id FROM spans s
-        WHERE s.organization_id = ${organizationId}::uuid AND s.trace_id = ${traceId}::uuid AND s.created_at <= ${deletedAt.toISOString()}::timestamptz
+      DELETE FROM spans WHERE organization_id = ${org} AND id IN (
+        SELECT s.id FROM spans s JOIN trace_purges p ON p.organization_id = s.organization_id AND p.trace_id = s.trace_id
+        WHERE s.organization_id = ${org} AND p.organization_id = ${org} AND s.trace_id = ANY(${uuidArray(traceIds)}) AND s.created_at <= p.deleted_at
         LIMIT ${take})
       RETURNING 1)
     SELECT count(*)::int AS n FROM gone`);
   return rows[0]?.n ?? 0;
 }
 
-/** Deletes at most `take` OpenTelemetry span events of a deleted trace stored before it was deleted. */
-export async function deleteSpanEventBatch(db: DbClient, organizationId: string, traceId: string, deletedAt: Date, take: number): Promise<number> {
+/** Deletes at most `take` OpenTelemetry span events of the given deleted traces stored before their deletion. */
+export async function deleteSpanEventBatch(db: DbClient, organizationId: string, traceIds: string[], take: number): Promise<number> {
+  const org = sql`${organizationId}::uuid`;
   const rows = await db.sql.query<{ n: number }>(sql`
     WITH gone AS (
-      DELETE FROM otel_span_events WHERE organization_id = ${organizationId}::uuid AND (span_id, event_key) IN (
-        SELECT e.span_id, e.event_key FROM otel_span_events e
-        WHERE e.organization_id = ${organizationId}::uuid AND e.trace_id = ${traceId}::uuid AND e.created_at <= ${deletedAt.toISOString()}::timestamptz
+      DELETE FROM otel_span_events WHERE organization_id = ${org} AND (span_id, event_key) IN (
+        SELECT e.span_id, e.event_key FROM otel_span_events e JOIN trace_purges p ON p.organization_id = e.organization_id AND p.trace_id = e.trace_id
+        WHERE e.organization_id = ${org} AND p.organization_id = ${org} AND e.trace_id = ANY(${uuidArray(traceIds)}) AND e.created_at <= p.deleted_at
         LIMIT ${take})
       RETURNING 1)
     SELECT count(*)::int AS n FROM gone`);
   return rows[0]?.n ?? 0;
 }
 
-/** Ends a purge: its row goes unless the trace was deleted again meanwhile (a later deletedAt). */
-export async function deletePurge(db: DbClient, organizationId: string, traceId: string, deletedAt: Date): Promise<void> {
+/** Ends the purges read at `read`: a trace deleted again since (a later deletedAt) stays to purge. */
+export async function deletePurges(db: DbClient, organizationId: string, read: Array<{ traceId: string; deletedAt: Date }>): Promise<void> {
+  const ats = read.map((p) => new Date(p.deletedAt).toISOString());
   await db.sql.query(sql`
-    DELETE FROM trace_purges
-    WHERE organization_id = ${organizationId}::uuid AND trace_id = ${traceId}::uuid AND deleted_at <= ${deletedAt.toISOString()}::timestamptz`);
+    DELETE FROM trace_purges p USING unnest(${uuidArray(read.map((r) => r.traceId))}, string_to_array(${ats.join(",")}, ',')::timestamptz[]) AS r(trace_id, deleted_at)
+    WHERE p.organization_id = ${organizationId}::uuid AND p.trace_id = r.trace_id AND p.deleted_at <= r.deleted_at`);
 }
 
 /** How many deleted traces still wait for their spans to be purged (tests and the bench wait on it). */

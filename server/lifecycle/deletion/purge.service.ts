@@ -7,20 +7,18 @@ import * as q from "./deletion.queries.ts";
 export const PURGE_BATCH = 2_000;
 const PURGES_PER_ROUND = 50;
 
-/** Purges every deleted trace of the organization; returns how many spans and span events it removed. */
+/** Purges every deleted trace of the organization; returns how many traces it finished and rows it removed. */
 export async function purgeDeletedTraces(db: Database, organizationId: string): Promise<{ traces: number; rows: number }> {
   let traces = 0;
   let rows = 0;
   for (;;) {
     const purges = await q.selectPurges(db, organizationId, PURGES_PER_ROUND);
     if (purges.length === 0) return { traces, rows };
-    for (const p of purges) {
-      const deletedAt = new Date(p.deletedAt);
-      for (let n = PURGE_BATCH; n === PURGE_BATCH; rows += n) n = await q.deleteSpanEventBatch(db, organizationId, p.traceId, deletedAt, PURGE_BATCH);
-      for (let n = PURGE_BATCH; n === PURGE_BATCH; rows += n) n = await q.deleteSpanBatch(db, organizationId, p.traceId, deletedAt, PURGE_BATCH);
-      await q.deletePurge(db, organizationId, p.traceId, deletedAt);
-      traces++;
-    }
+    const ids = purges.map((p) => p.traceId);
+    for (let n = PURGE_BATCH; n === PURGE_BATCH; rows += n) n = await q.deleteSpanEventBatch(db, organizationId, ids, PURGE_BATCH);
+    for (let n = PURGE_BATCH; n === PURGE_BATCH; rows += n) n = await q.deleteSpanBatch(db, organizationId, ids, PURGE_BATCH);
+    await q.deletePurges(db, organizationId, purges);
+    traces += purges.length;
   }
 }
 
