@@ -1,16 +1,20 @@
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { ApiKeysCard } from "./api-keys-card.tsx";
 import { UsersCard } from "./users-card.tsx";
+import { RetentionCard } from "./retention-card.tsx";
+import { DeletedCard } from "./deleted-card.tsx";
 
 export const metadata = { title: "Settings" };
 
 export default function SettingsPage() {
   return (
     <>
-      <PageHeader title="Settings" description="API keys for your SDKs and collectors, and the people in your organization." />
+      <PageHeader title="Settings" description="API keys for your SDKs and collectors, the people in your organization, and how long traces are kept." />
       <div className="space-y-6">
         <ApiKeysCard />
         <UsersCard />
+        <RetentionCard />
+        <DeletedCard />
       </div>
     </>
   );
