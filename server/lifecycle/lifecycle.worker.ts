@@ -25,7 +25,15 @@ export async function defineLifecycleQueues(db: Database, sweepCron: string): Pr
   await client.schedule(SWEEP_QUEUE, sweepCron);
 }
 
-/** Starts the pollers; returns what stops this process from being woken on queued purges. */
+/** Sends a sweep now instead of at the schedule's next time (tests; an operator's catch-up). */
+export async function queueRetentionSweep(db: Database): Promise<void> {
+  await (await sweepJobClient(db)).insert(SWEEP_QUEUE, [{ data: {} }]);
+  for (const wake of sweepListeners.get(db) ?? []) wake();
+}
+
+const sweepListeners = new WeakMap<Database, Set<() => void>>();
+
+/** Starts the pollers; returns what stops this process from being woken on queued purges and sweeps. */
 export async function workLifecycle(db: Database, worker: JobWorker): Promise<() => void> {
   await worker.work<TPurgeJob>(PURGE_QUEUE, async (job: ReceivedJob<TPurgeJob>) => {
     const purged = await purgeDeletedTraces(db, job.data.organizationId);
@@ -38,5 +46,13 @@ export async function workLifecycle(db: Database, worker: JobWorker): Promise<()
   for (const dead of [PURGE_DEAD_QUEUE, SWEEP_DEAD_QUEUE]) {
     await worker.work(dead, async (job) => logger.error("a lifecycle job failed after every retry; the next sweep tries again", { queue: dead, data: job.data }));
   }
-  return onPurgeQueued(db, () => worker.wake(PURGE_QUEUE));
+  const stopPurgeWakes = onPurgeQueued(db, () => worker.wake(PURGE_QUEUE));
+  const wakes = sweepListeners.get(db) ?? new Set();
+  sweepListeners.set(db, wakes);
+  const wakeSweep = () => worker.wake(SWEEP_QUEUE);
+  wakes.add(wakeSweep);
+  return () => {
+    stopPurgeWakes();
+    wakes.delete(wakeSweep);
+  };
 }

@@ -1,7 +1,7 @@
 // Retention (docs/operations.md, "Retention"): the period is validated and its changes recorded, over REST and the
 // admin CLI; the sweep removes old traces with everything hanging from them and keeps pinned ones and dataset
 // members; another organization's traces and pins are untouched and its ids are 404s.
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../../test/harness.ts";
 import { createSpan, createTrace } from "../../../test/factories.ts";
 import { runAdminCommand } from "../../auth/admin-commands.ts";
@@ -11,6 +11,9 @@ import { postDataset } from "../../datasets/datasets.http.ts";
 import { getPinRoute, getRetentionRoute, putPinRoute, putRetentionRoute } from "./retention.http.ts";
 import { ZPinResponse } from "./retention.schemas.ts";
 import { sweepRetention } from "./retention.service.ts";
+import { queueRetentionSweep, SWEEP_QUEUE } from "../lifecycle.worker.ts";
+import { sql } from "../../db/sql.ts";
+import { startWorkers } from "../../workers.ts";
 
 const DAY = 86_400_000;
 
@@ -94,5 +97,22 @@ describe("retention", () => {
     await call(putPinRoute, { apiKey: org.apiKey, method: "PUT", params: { traceId: pinned }, body: { pinned: false } });
     await sweepRetention(db());
     expect(await left(org.organizationId, [pinned])).toEqual([]);
+  });
+
+  it("the sweep is a pg-boss job on a cron schedule, worked by the server's job worker", async () => {
+    const worker = await startWorkers(db(), { pollIntervalMs: 100, maintenanceIntervalSeconds: 1 });
+    try {
+      const schedules = await db().sql.query<{ cron: string }>(sql`SELECT cron FROM pgboss.schedule WHERE name = ${SWEEP_QUEUE}`);
+      expect(schedules).toEqual([{ cron: "17 * * * *" }]);
+      await put(org.apiKey, { retentionDays: 1 });
+      const t = await createTrace(db(), org.organizationId, { traceFunctionKey: "job" });
+      await createSpan(db(), org.organizationId, t.id);
+      await db().prisma.trace.update({ where: { organizationId_id: { organizationId: org.organizationId, id: t.id } }, data: { createdAt: new Date(Date.now() - 2 * DAY) } });
+      await queueRetentionSweep(db());
+      await vi.waitFor(async () => expect(await db().prisma.span.count({ where: { organizationId: org.organizationId, traceId: t.id } })).toBe(0), { timeout: 60_000, interval: 200 });
+      expect(await db().prisma.trace.count({ where: { organizationId: org.organizationId, id: t.id } })).toBe(0);
+    } finally {
+      await worker.stop();
+    }
   });
 });
