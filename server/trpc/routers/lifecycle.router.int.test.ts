@@ -38,6 +38,10 @@ describe("lifecycle router", () => {
     await expect(caller.lifecycle.setPin({ traceId: theirs.id, pinned: true })).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(caller.lifecycle.deleteTrace({ id: theirs.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect(await caller.lifecycle.deleteTrace({ id: mine.id })).toEqual({ deletedTraceId: mine.id });
+    // The console's trace page and list read it as gone at once.
+    await expect(caller.traces.get({ id: mine.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    const list = await caller.traces.list({ includeReplays: true, limit: 100 });
+    expect(list.traces.map((t) => t.id)).not.toContain(mine.id);
 
     for (const retentionDays of [0, -1, 2.5]) await expect(caller.lifecycle.setRetention({ retentionDays })).rejects.toMatchObject({ code: "BAD_REQUEST" });
     expect((await caller.lifecycle.setRetention({ retentionDays: 14 })).retentionDays).toBe(14);
