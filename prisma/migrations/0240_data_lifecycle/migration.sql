@@ -65,3 +65,6 @@ CREATE INDEX "experiment_items_organization_id_original_trace_id_idx" ON "experi
 -- CreateIndex
 CREATE INDEX "otel_span_events_organization_id_trace_id_idx" ON "otel_span_events"("organization_id", "trace_id");
 
+
+-- CreateIndex
+CREATE INDEX "trace_labels_organization_id_assertion_id_idx" ON "trace_labels"("organization_id", "assertion_id");
