@@ -36,6 +36,11 @@ Commands:
   import --org ORGANIZATION_ID --file FILE [--include graders,datasets]
       Validate FILE (an export) whole, then write it into the organization; what exists is kept.
       Prints {"file", "report"}.
+  get-retention --org ORGANIZATION_ID
+      Print the organization's retention period. Prints {"retentionDays", "changes"}.
+  set-retention --org ORGANIZATION_ID --days DAYS|forever
+      Remove traces older than DAYS days (whole days, at least 1), or keep them forever.
+      Prints {"retentionDays", "changes"}.
 
 Storage: DATABASE_URL (PostgreSQL) when set, else the embedded database in REPRISE_DATA_DIR
 (default ./.data). While a server runs on the embedded database, the command is sent to that server.`;
@@ -58,6 +63,8 @@ async function main(argv: string[]): Promise<number> {
       to: { type: "string" },
       ...Object.fromEntries(TRANSFER_FLAGS.map((flag) => [flag, { type: "string" as const }])),
       resume: { type: "boolean" },
+      org: { type: "string" },
+      days: { type: "string" },
       help: { type: "boolean" },
     },
   });

@@ -60,6 +60,11 @@ export const ZEnv = z.object({
   REPRISE_GRADING_JOB_EXPIRE_SECONDS: intInRange(1, 86_400, 600),
   /** How often each instance's job worker expires lost jobs and archives finished ones. */
   REPRISE_JOB_MAINTENANCE_SECONDS: intInRange(1, 3_600, 30),
+  /**
+   * When the retention sweep runs (a pg-boss cron schedule, UTC; docs/operations.md "Retention"): it removes traces
+   * older than each organization's retention period and purges what deletions left.
+   */
+  REPRISE_RETENTION_SWEEP_CRON: optionalString.transform((v) => v ?? "17 * * * *"),
   /** Model the LLM judge uses for replay assertions without a `check` (graders name their own model). */
   REPRISE_JUDGE_MODEL: optionalString.transform((v) => v ?? "gpt-4o-mini"),
   /**

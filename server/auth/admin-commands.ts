@@ -8,6 +8,8 @@ import type { Database } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { ZCreateOrganizationInput, ZEmail } from "./auth.schemas.ts";
 import { createApiKeyForEmail, createOrganization } from "./auth.service.ts";
+import { ZRetentionDays, ZRetentionDaysFlag } from "./settings/retention.schemas.ts";
+import { getRetention, setRetention } from "./settings/retention.service.ts";
 
 export type TAdminFlags = Record<string, string | undefined>;
 /** A command: `check` validates the flags before any database is opened, `run` does the work. */
@@ -49,6 +51,18 @@ const commands: Record<string, TAdminCommand> = {
       return { to };
     },
   },
+  "get-retention": {
+    check: (flags) => z.object({ org: ZUuidFlag }).parse(required(flags, ["org"])),
+    run: async (db, flags) => ({ ...(await getRetention(db, required(flags, ["org"]).org.toLowerCase())) }),
+  },
+  // docs/operations.md, "Retention": --days N (whole days, at least 1) or --days forever.
+  "set-retention": {
+    check: (flags) => parseRetentionFlags(flags),
+    run: async (db, flags) => {
+      const { org, days } = parseRetentionFlags(flags);
+      return { ...(await setRetention(db, { organizationId: org, userId: null }, days, "admin")) };
+    },
+  },
 };
 
 /**
@@ -57,6 +71,14 @@ const commands: Record<string, TAdminCommand> = {
  */
 export function addAdminCommands(more: Record<string, TAdminCommand>): void {
   Object.assign(commands, more);
+}
+
+const ZUuidFlag = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be an organization id (a UUID)");
+
+function parseRetentionFlags(flags: TAdminFlags): { org: string; days: number | null } {
+  const given = z.object({ org: ZUuidFlag, days: ZRetentionDaysFlag }).parse(required(flags, ["org", "days"]));
+  const days = given.days === "forever" ? null : z.object({ days: ZRetentionDays }).parse({ days: Number(given.days) }).days;
+  return { org: given.org.toLowerCase(), days };
 }
 
 export function isAdminCommand(name: string): boolean {

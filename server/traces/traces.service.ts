@@ -110,6 +110,12 @@ export async function findTraceQueue(db: Database, organizationId: string, filte
   return { ids: rows.slice(0, QUEUE_MAX).map((r) => r.id), truncated: rows.length > QUEUE_MAX };
 }
 
+/** The ids of at most `take` traces matching the filters, in list order (a filtered delete removes them). */
+export async function findMatchingTraceIds(db: Database, organizationId: string, filters: TTraceFilters, take: number): Promise<string[]> {
+  const rows = await boundedRead(db, filters, (c) => q.selectTracePage(c, organizationId, pageFilter(filters), take));
+  return rows.map((r) => r.id);
+}
+
 /** The organization's traces among `ids`, in the order given; ids naming no trace of it are left out. */
 export async function findTracesByIds(db: Database, organizationId: string, ids: string[]): Promise<TTrace[]> {
   const rows = ids.length ? await q.selectTraces(db, organizationId, ids) : [];

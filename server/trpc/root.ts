@@ -13,6 +13,7 @@ import { reviewRouter } from "./routers/review.router.ts";
 import { redactionRouter } from "./routers/redaction.router.ts";
 import { transferRouter } from "./routers/transfer.router.ts";
 import { insightRouter } from "./routers/insight.router.ts";
+import { lifecycleRouter } from "./routers/lifecycle.router.ts";
 import { createCallerFactory, router } from "./init.ts";
 
 export const appRouter = router({
@@ -31,6 +32,7 @@ export const appRouter = router({
   redaction: redactionRouter,
   transfer: transferRouter,
   insight: insightRouter,
+  lifecycle: lifecycleRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -2,17 +2,21 @@ import { PageHeader } from "@/components/ui/page-header.tsx";
 import { ApiKeysCard } from "./api-keys-card.tsx";
 import { RedactionCard } from "./redaction-card.tsx";
 import { UsersCard } from "./users-card.tsx";
+import { RetentionCard } from "./retention-card.tsx";
+import { DeletedCard } from "./deleted-card.tsx";
 
 export const metadata = { title: "Settings" };
 
 export default function SettingsPage() {
   return (
     <>
-      <PageHeader title="Settings" description="API keys for your SDKs and collectors, the people in your organization, and what is masked before anything is stored." />
+      <PageHeader title="Settings" description="API keys for your SDKs and collectors, the people in your organization, what is masked before anything is stored, and how long traces are kept." />
       <div className="space-y-6">
         <ApiKeysCard />
         <UsersCard />
         <RedactionCard />
+        <RetentionCard />
+        <DeletedCard />
       </div>
     </>
   );

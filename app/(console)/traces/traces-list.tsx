@@ -21,6 +21,7 @@ import { filterQuery, KINDS, LABEL_STATES, readFilters, STATUSES } from "./trace
 import { ExportButton } from "./export-button.tsx";
 import { FaithfulBadge, KindBadge, StatusBadge, VerdictBadge } from "./trace-badges.tsx";
 import { useLiveChanges } from "./use-live-changes.ts";
+import { DeleteMatchingButton } from "./delete-traces.tsx";
 
 /** `<input type="datetime-local">` shows local time without a zone; the URL and the API keep ISO instants. */
 function toLocalInput(iso: string | undefined): string {
@@ -160,6 +161,7 @@ export function TracesList() {
         </p>
         <p role="status" className="mr-auto text-sm font-medium text-accent-700 dark:text-accent-300">{announced}</p>
         {list.data && list.data.total > 0 ? <ExportButton filters={filters} total={list.data.total} /> : null}
+        {list.data && list.data.total > 0 && filtered ? <DeleteMatchingButton filter={filters} /> : null}
         {list.data && list.data.total > 0 ? (
           <Link href={queueHref} className="inline-flex h-9 items-center rounded-md bg-accent-600 px-3.5 text-sm font-medium text-on-accent hover:bg-accent-700">
             Label these {formatNumber(list.data.total)} in a queue

@@ -43,6 +43,7 @@ import {
   removeGradersFromExperimentTool,
 } from "./experiment-graders.ts";
 import { rerunGradersOnExperimentTool } from "./rerun-graders-on-experiment.ts";
+import { deleteAssertionTool, deleteDatasetTool, deleteGraderTool, deleteTracesTool, listDeletedTool, restoreDeletedTool } from "./lifecycle.ts";
 
 export const TOOLS = [
   // Account
@@ -99,6 +100,13 @@ export const TOOLS = [
   listAssertionCategoriesTool,
   getAssertionCategoryTool,
   deleteAssertionCategoryTool,
+  // Deleting data (docs/mcp.md, "Deleting data")
+  deleteTracesTool,
+  deleteDatasetTool,
+  deleteGraderTool,
+  deleteAssertionTool,
+  listDeletedTool,
+  restoreDeletedTool,
   // Features Reprise does not have: one sentence saying what to use instead
   ...unsupportedTools,
 ] as unknown as readonly ToolDefinition[];

@@ -11,6 +11,7 @@ import { ErrorState, LoadingState } from "@/components/ui/states.tsx";
 import { JsonViewer } from "@/components/json-viewer.tsx";
 import { FaithfulBadge, KindBadge, StatusBadge } from "../trace-badges.tsx";
 import { AddToDatasetButton } from "../../_components/add-to-dataset.tsx";
+import { TraceLifecycleActions } from "../delete-traces.tsx";
 import { SpanPanel } from "./span-panel.tsx";
 import { TraceAssertions } from "./trace-assertions.tsx";
 import { VerdictHistory } from "./verdict-history.tsx";
@@ -59,7 +60,7 @@ export function TraceView({ id }: { id: string }) {
       <PageHeader
         title={trace.name || trace.traceFunctionKey || trace.id}
         description={<span className="font-mono text-xs">{trace.id}</span>}
-        actions={<><AddToDatasetButton traces={[trace]} /><StatusBadge status={trace.status} /><KindBadge ingestionType={trace.ingestionType} testRunId={trace.testRunId} /><FaithfulBadge faithful={trace.faithful} captureIssues={trace.captureIssues} /></>}
+        actions={<><AddToDatasetButton traces={[trace]} /><TraceLifecycleActions traceId={trace.id} /><StatusBadge status={trace.status} /><KindBadge ingestionType={trace.ingestionType} testRunId={trace.testRunId} /><FaithfulBadge faithful={trace.faithful} captureIssues={trace.captureIssues} /></>}
       />
       <div className="space-y-6">
         <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
