@@ -6,6 +6,12 @@ import type { Database } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { ZCreateOrganizationInput, ZEmail } from "./auth.schemas.ts";
 import { createApiKeyForEmail, createOrganization } from "./auth.service.ts";
+import { setRoleByEmail } from "./roles/roles.service.ts";
+import { ZRole, ZScope } from "./settings/settings.schemas.ts";
+
+/** --scope defaults to admin: the operator's own key, as before scopes. */
+const ZCreateApiKeyFlags = z.object({ email: ZEmail, scope: ZScope.default("admin") });
+const ZSetRoleFlags = z.object({ email: ZEmail, role: ZRole });
 
 export type TAdminFlags = Record<string, string | undefined>;
 /** A command: `check` validates the flags before any database is opened, `run` does the work. */
@@ -26,11 +32,18 @@ const commands: Record<string, Command> = {
     },
   },
   "create-api-key": {
-    check: (flags) => z.object({ email: ZEmail }).parse(required(flags, ["email"])),
+    check: (flags) => ZCreateApiKeyFlags.parse(required(flags, ["email"])),
     run: async (db, flags) => {
-      const { email } = required(flags, ["email"]);
-      const { apiKey } = await createApiKeyForEmail(db, email, flags.name ?? "");
-      return { apiKey };
+      const { email, scope } = ZCreateApiKeyFlags.parse(required(flags, ["email"]));
+      const { apiKey } = await createApiKeyForEmail(db, email, { name: flags.name ?? "", scope });
+      return { apiKey, scope };
+    },
+  },
+  "set-role": {
+    check: (flags) => ZSetRoleFlags.parse(required(flags, ["email", "role"])),
+    run: async (db, flags) => {
+      const { email, role } = ZSetRoleFlags.parse(required(flags, ["email", "role"]));
+      return { ...(await setRoleByEmail(db, email, role)) };
     },
   },
 };

@@ -9,8 +9,14 @@ import type { TContext } from "./context.ts";
 import { isSameOriginRequest } from "./csrf.ts";
 import { trpcErrorData } from "./error-shape.ts";
 import { assertInputText } from "../shared/input-text.ts";
+import { assertAllowed, type TPermission } from "../auth/permissions.ts";
 
-const t = initTRPC.context<TContext>().create({
+/** What a procedure declares: the permission it needs (server/auth/permissions.ts). */
+export interface TProcedureMeta {
+  permission?: TPermission;
+}
+
+const t = initTRPC.context<TContext>().meta<TProcedureMeta>().create({
   transformer: superjson,
   errorFormatter({ shape, error }) {
     const cause = error.cause;
@@ -53,9 +59,18 @@ export const createCallerFactory = t.createCallerFactory;
 
 export const publicProcedure = t.procedure.use(mapErrors).use(sameOriginMutations).use(textRules);
 
-/** Every console procedure but sign-in: requires a live session and scopes to the user's organization. */
-export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
+/**
+ * Every console procedure but sign-in: requires a live session, scopes to the user's organization and checks the
+ * user's role against the permission the procedure declares (`.meta({ permission })`) before its input is read.
+ * A query that declares none needs `read`; a mutation that declares none needs the strongest permission, so a
+ * forgotten declaration is never a hole (the role matrix test also fails on it).
+ */
+export const protectedProcedure = publicProcedure.use(({ ctx, meta, type, next }) => {
   if (!ctx.session) throw new AppError("unauthorized", "Your session has ended. Sign in again.");
-  const { organizationId, userId } = ctx.session;
-  return next({ ctx: { ...ctx, session: ctx.session, auth: { organizationId, userId } } });
+  const { organizationId, userId, role } = ctx.session;
+  assertAllowed({ role, scope: null }, meta?.permission ?? (type === "query" ? "read" : "manage-owners"));
+  return next({ ctx: { ...ctx, session: ctx.session, auth: { organizationId, userId, role } } });
 });
+
+/** A console procedure that needs this permission. */
+export const allowed = (permission: TPermission) => protectedProcedure.meta({ permission });

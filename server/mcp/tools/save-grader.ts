@@ -6,6 +6,7 @@ import { defineTool, toolError } from "../tool.ts";
 
 export const saveGraderTool = defineTool({
   name: "save_grader",
+  permission: "manage-graders",
   aliases: ["create_grader"],
   description:
     "Create or edit an LLM-judge grader. With graderId it edits that grader; otherwise a grader with the same name on the same trace function is updated, " +

@@ -9,6 +9,7 @@ const PLAN_TRACES = 40;
 
 export const saveSimPlanTool = defineTool({
   name: "save_sim_plan",
+  permission: "manage-sim-plan",
   description:
     "Turn content capture of sim plan nodes on or off. Turning a node off also turns off every node beneath it; turning one on changes that node only, " +
     "and nodes named in the same call keep the value given. Locked nodes (framework integrations, trace roots, imported or service-named nodes) are refused with the reason. " +
