@@ -30,6 +30,8 @@ export const PERMISSIONS = {
   account: { role: "viewer", scopes: ANY_SCOPE, what: "reading the key's own account" },
   read: { role: "viewer", scopes: READING, what: "reading traces, labels, datasets, graders and experiments" },
   "read-sim-plan": { role: "viewer", scopes: ANY_SCOPE, what: "reading the sim plan" },
+  /** An app looks up its prompt functions at run time, with the key it embeds. */
+  "read-functions": { role: "viewer", scopes: ANY_SCOPE, what: "looking up prompt functions" },
   ingest: { role: "member", scopes: ["ingest", "read-write", "admin"], what: "writing spans and traces" },
   label: { role: "member", scopes: WRITING, what: "labelling traces" },
   curate: { role: "member", scopes: WRITING, what: "curating datasets and assertions" },

@@ -15,7 +15,7 @@ export const createFunctionRoute = defineRoute({
  * (docs/api/functions.md).
  */
 export const lookupFunctionRoute = defineRoute({
-  permission: "read",
+  permission: "read-functions",
   body: ZFunctionLookup,
   handler: async ({ db, auth, body }) => (await findFunctionByName(db, auth.organizationId, body.name)) ?? { id: null },
 });
