@@ -16,8 +16,10 @@ Commands:
   create-org --name NAME --email EMAIL --password PASSWORD
       Create an organization with its first user and API key.
       Prints {"organizationId", "userId", "apiKey"}.
-  create-api-key --email EMAIL [--name NAME]
-      Create another API key for an existing user. Prints {"apiKey"}.
+  create-api-key --email EMAIL [--name NAME] [--scope ingest|read|read-write|admin]
+      Create another API key for an existing user (scope admin unless given). Prints {"apiKey", "scope"}.
+  set-role --email EMAIL --role owner|admin|member|viewer
+      Set a user's role (the organization's last owner stays an owner). Prints {"userId", "email", "role", "previousRole"}.
 
 Storage: DATABASE_URL (PostgreSQL) when set, else the embedded database in REPRISE_DATA_DIR
 (default ./.data). While a server runs on the embedded database, the command is sent to that server.`;
@@ -33,7 +35,14 @@ async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { name: { type: "string" }, email: { type: "string" }, password: { type: "string" }, help: { type: "boolean" } },
+    options: {
+      name: { type: "string" },
+      email: { type: "string" },
+      password: { type: "string" },
+      scope: { type: "string" },
+      role: { type: "string" },
+      help: { type: "boolean" },
+    },
   });
   const [commandName] = positionals;
   if (values.help || !commandName) {
