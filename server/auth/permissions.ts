@@ -41,6 +41,8 @@ export const PERMISSIONS = {
   "manage-retention": { role: "admin", scopes: ADMIN, what: "changing retention" },
   "manage-keys": { role: "admin", scopes: ADMIN, what: "managing API keys" },
   "manage-users": { role: "admin", scopes: ADMIN, what: "managing users and their roles" },
+  /** The audit log shows every change and who made it: admins read it, with any key that reads. */
+  "read-audit": { role: "admin", scopes: READING, what: "reading the audit log" },
   "manage-owners": { role: "owner", scopes: ADMIN, what: "managing owners" },
 } as const satisfies Record<string, PermissionRule>;
 

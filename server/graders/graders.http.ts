@@ -3,7 +3,7 @@ import { defineRoute } from "../http/define-route.ts";
 import { ZGraderIdParams, ZListGradersQuery, ZRevertGraderBody, ZSaveGraderBody } from "./graders.schemas.ts";
 import { findGraderVersions, findGraders, revertGrader, saveGrader, type TGraderActor } from "./graders.service.ts";
 
-const viaRest = (auth: { userId: string }): TGraderActor => ({ userId: auth.userId, via: "rest" });
+const viaRest = (auth: { userId: string; apiKeyId: string }): TGraderActor => ({ userId: auth.userId, via: "rest", apiKeyId: auth.apiKeyId });
 
 export const listGraders = defineRoute({
   permission: "read",

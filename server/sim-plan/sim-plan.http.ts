@@ -13,5 +13,5 @@ export const getSimPlanRoute = defineRoute({
 export const postSimPlanRoute = defineRoute({
   permission: "manage-sim-plan",
   body: ZSimPlanPost,
-  handler: async ({ db, auth, body }) => decideSimPlan(db, auth.organizationId, auth.userId, body.decisions),
+  handler: async ({ db, auth, body }) => decideSimPlan(db, auth.organizationId, { userId: auth.userId, via: "rest", apiKeyId: auth.apiKeyId }, body.decisions),
 });

@@ -10,6 +10,7 @@ import { assertionsRouter } from "./routers/assertions.router.ts";
 import { replaysRouter } from "./routers/replays.router.ts";
 import { setupRouter } from "./routers/setup.router.ts";
 import { reviewRouter } from "./routers/review.router.ts";
+import { auditRouter } from "./routers/audit.router.ts";
 import { createCallerFactory, router } from "./init.ts";
 
 export const appRouter = router({
@@ -25,6 +26,7 @@ export const appRouter = router({
   replays: replaysRouter,
   setup: setupRouter,
   review: reviewRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -3,6 +3,7 @@
 import type { Database, DbClient } from "../../db/client.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { assertAllowed, isRole, type TRole } from "../permissions.ts";
+import { recordAuditEvents } from "../audit/audit.service.ts";
 import * as q from "./roles.queries.ts";
 
 /** Who changes a role: a console user (their role decides) or the admin CLI (the operator, null). */
@@ -51,5 +52,8 @@ async function applyRole(
     }
   }
   await q.updateRole(tx, target.organizationId, target.id, role);
+  await recordAuditEvents(tx, target.organizationId, actor ? { userId: actor.userId, via: "console" } : { userId: null, via: "cli" }, [
+    { kind: "user.role-changed", targetType: "user", targetId: target.id, before: { email: target.email, role: previousRole }, after: { email: target.email, role } },
+  ]);
   return change;
 }

@@ -23,7 +23,7 @@ export const saveGraderTool = defineTool({
     model: zText(200).min(1).optional(),
   },
   run: async (args, { db, auth }) => {
-    const result = await saveJudgeGrader(db, auth.organizationId, { userId: auth.userId, via: "mcp", tool: "save_grader" }, args);
+    const result = await saveJudgeGrader(db, auth.organizationId, { userId: auth.userId, via: "mcp", tool: "save_grader", apiKeyId: auth.apiKeyId }, args);
     if (!result.ok) return toolError(result.reason);
     return { text: graderSavedText(result.saved, result.previous), data: { ...result.saved, fields: result.fields } };
   },

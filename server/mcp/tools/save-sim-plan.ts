@@ -19,7 +19,7 @@ export const saveSimPlanTool = defineTool({
     nodes: fromJsonText(z.array(fromJsonText(z.object({ name: zText(400).min(1), captureContent: zBool }))).min(1).max(500)),
   },
   run: async ({ traceFunctionKey, nodes }, { db, auth }) => {
-    const result = await decideTraceFunctionPlan(db, auth.organizationId, auth.userId, traceFunctionKey, nodes, PLAN_TRACES);
+    const result = await decideTraceFunctionPlan(db, auth.organizationId, { userId: auth.userId, via: "mcp", tool: "save_sim_plan", apiKeyId: auth.apiKeyId }, traceFunctionKey, nodes, PLAN_TRACES);
     return renderPlanDecisions(traceFunctionKey, result, PLAN_TRACES);
   },
 });

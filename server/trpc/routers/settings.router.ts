@@ -7,7 +7,7 @@ import { setRole } from "../../auth/roles/roles.service.ts";
 export const apiKeysRouter = router({
   list: protectedProcedure.query(({ ctx }) => settings.findApiKeys(ctx.db, ctx.auth.organizationId)),
   create: allowed("manage-keys").input(ZCreateApiKeyInput).mutation(({ ctx, input }) => settings.createApiKey(ctx.db, ctx.auth, input)),
-  revoke: allowed("manage-keys").input(ZRevokeApiKeyInput).mutation(({ ctx, input }) => settings.revokeApiKey(ctx.db, ctx.auth.organizationId, input.id)),
+  revoke: allowed("manage-keys").input(ZRevokeApiKeyInput).mutation(({ ctx, input }) => settings.revokeApiKey(ctx.db, ctx.auth, input.id)),
 });
 
 export const usersRouter = router({

@@ -19,10 +19,10 @@ export const simPlanRouter = router({
    */
   decide: allowed("manage-sim-plan")
     .input(ZSimPlanDecision)
-    .mutation(({ ctx, input }) => decideSimPlanUndoable(ctx.db, ctx.auth.organizationId, ctx.auth.userId, [input])),
+    .mutation(({ ctx, input }) => decideSimPlanUndoable(ctx.db, ctx.auth.organizationId, { userId: ctx.auth.userId, via: "console" }, [input])),
 
   /** Undo: puts the given decisions back as they were, without cascading. */
   restore: allowed("manage-sim-plan")
     .input(z.object({ decisions: z.array(ZSimPlanDecision).min(1).max(1000) }))
-    .mutation(({ ctx, input }) => restoreSimPlan(ctx.db, ctx.auth.organizationId, ctx.auth.userId, input.decisions)),
+    .mutation(({ ctx, input }) => restoreSimPlan(ctx.db, ctx.auth.organizationId, { userId: ctx.auth.userId, via: "console" }, input.decisions)),
 });
