@@ -1,6 +1,6 @@
 // Roles and key scopes in the console (docs/console.md, "Roles"): an owner adds a viewer and creates a key with a
-// scope and an expiry; the viewer reads the same trace but is offered no verdict buttons, no key creation and no
-// role changes.
+// scope and an expiry, both in the audit log; the viewer reads the same trace but is offered no verdict buttons,
+// no key creation, no role changes and no audit log.
 import { E2E, expect, expectNoCriticalA11yViolations, screenshot, signIn, test } from "./fixtures.ts";
 import { seedTrace } from "./seed.ts";
 
@@ -32,6 +32,10 @@ test("a viewer reads a trace without labelling buttons; keys list their scope, e
   await add.getByLabel("Role").selectOption("viewer");
   await add.getByRole("button", { name: "Add user" }).click();
   await expect(page.getByLabel("Role of viewer@example.com")).toHaveValue("viewer");
+  await page.reload();
+  const audit = page.getByRole("list", { name: "Audit events" });
+  await expect(audit.getByRole("listitem").filter({ hasText: "user.created" }).first()).toContainText('"role":"viewer"');
+  await expect(audit.getByRole("listitem").filter({ hasText: "api-key.created" }).first()).toContainText('"scope":"ingest"');
   await expectNoCriticalA11yViolations(page);
   await screenshot(page, "settings-roles");
 
@@ -51,4 +55,5 @@ test("a viewer reads a trace without labelling buttons; keys list their scope, e
   await expect(page.getByRole("button", { name: /^Revoke/ })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Add user" })).toHaveCount(0);
   await expect(page.getByLabel(`Role of ${E2E.email}`)).toHaveCount(0);
+  await expect(page.getByRole("heading", { name: "Audit log" }).or(page.getByText("Audit log"))).toHaveCount(0);
 });

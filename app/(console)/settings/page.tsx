@@ -1,6 +1,7 @@
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { ApiKeysCard } from "./api-keys-card.tsx";
 import { UsersCard } from "./users-card.tsx";
+import { AuditCard } from "./audit-card.tsx";
 
 export const metadata = { title: "Settings" };
 
@@ -11,6 +12,7 @@ export default function SettingsPage() {
       <div className="space-y-6">
         <ApiKeysCard />
         <UsersCard />
+        <AuditCard />
       </div>
     </>
   );

@@ -87,6 +87,8 @@ describe("audit log", () => {
     const member = await createUser(db(), { organizationId: org.organizationId, userId: org.userId, role: "owner" }, { email: `m-${Date.now()}@example.com`, password: "a long password", role: "member" });
     const memberKey = (await createApiKeyForUser(db(), { organizationId: org.organizationId, userId: member.id }, { scope: "admin" })).apiKey;
     expect((await audit("", memberKey)).status).toBe(403);
+    await expect((await signedInCaller(db(), member.email, "a long password")).audit.list({})).rejects.toMatchObject({ code: "FORBIDDEN" });
+    expect((await owner.audit.list({ kind: "user." })).events.every((e) => e.kind.startsWith("user."))).toBe(true);
     const theirs = await audit("", other.apiKey);
     expect(theirs.status).toBe(200);
     expect(JSON.stringify(theirs.body)).not.toContain(org.userId);
