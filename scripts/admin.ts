@@ -18,6 +18,8 @@ Commands:
       Prints {"organizationId", "userId", "apiKey"}.
   create-api-key --email EMAIL [--name NAME] [--scope ingest|read|read-write|admin]
       Create another API key for an existing user (scope admin unless given). Prints {"apiKey", "scope"}.
+  export-audit --organization ORGANIZATION_ID [--kind PREFIX] [--from ISO] [--to ISO] [--limit N] [--cursor C]
+      Print a page of the organization's audit log, newest first: {"events", "nextCursor"}.
   set-role --email EMAIL --role owner|admin|member|viewer
       Set a user's role (the organization's last owner stays an owner). Prints {"userId", "email", "role", "previousRole"}.
 
@@ -41,6 +43,12 @@ async function main(argv: string[]): Promise<number> {
       password: { type: "string" },
       scope: { type: "string" },
       role: { type: "string" },
+      organization: { type: "string" },
+      kind: { type: "string" },
+      from: { type: "string" },
+      to: { type: "string" },
+      limit: { type: "string" },
+      cursor: { type: "string" },
       help: { type: "boolean" },
     },
   });

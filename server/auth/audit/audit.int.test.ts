@@ -10,6 +10,7 @@ import { getAuditEvents } from "../../http/audit.http.ts";
 import { callTool, connectClient, serveMcp } from "../../mcp/testing/mcp-client.ts";
 import { postSimPlanRoute } from "../../sim-plan/sim-plan.http.ts";
 import { signedInCaller } from "../../trpc/testing.ts";
+import { runAdminCommand } from "../admin-commands.ts";
 import { createApiKeyForUser } from "../auth.service.ts";
 import { createUser } from "../settings/settings.service.ts";
 import { ZAuditPage, type TAuditEvent } from "./audit.schemas.ts";
@@ -105,6 +106,9 @@ describe("audit log", () => {
     expect((await events(`actorUserId=${org.userId}&via=rest`)).every((e) => e.actor.via === "rest" && e.actor.userId === org.userId)).toBe(true);
     expect(await events(`to=${encodeURIComponent("2000-01-01T00:00:00Z")}`)).toEqual([]);
     expect((await audit("via=telepathy")).status).toBe(400);
+    const exported = await runAdminCommand(db(), "export-audit", { organization: org.organizationId, kind: "grader.", limit: "3" });
+    expect(ZAuditPage.parse(exported).events.map((e) => e.kind.startsWith("grader."))).toEqual([true, true, true]);
+    await expect(runAdminCommand(db(), "export-audit", { organization: "nope" })).rejects.toThrow();
     expect((await audit("cursor=nonsense")).status).toBe(400);
   });
 });
