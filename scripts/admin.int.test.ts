@@ -83,13 +83,15 @@ describe("admin CLI", () => {
     expect(out.stderr).toContain("ops@example.com already exists");
   });
 
-  it("create-api-key prints {apiKey} for an existing user, and the key authenticates", async () => {
+  it("create-api-key prints {apiKey, scope} for an existing user (scope admin unless given), and the key authenticates", async () => {
     const out = admin("create-api-key", "--email", "ops@example.com");
     expect(out.code).toBe(0);
     const { apiKey, ...rest } = JSON.parse(out.stdout);
-    expect(rest).toEqual({});
+    expect(rest).toEqual({ scope: "admin" });
     const auth = await withDb((db) => authenticateApiKey(db, `Bearer ${apiKey}`));
-    expect(auth.userId).toBe(created.userId);
+    expect(auth).toMatchObject({ userId: created.userId, scope: "admin", role: "owner" });
+    const scoped = JSON.parse(admin("create-api-key", "--email", "ops@example.com", "--scope", "ingest").stdout);
+    expect((await withDb((db) => authenticateApiKey(db, `Bearer ${scoped.apiKey}`))).scope).toBe("ingest");
   });
 
   it.each([
@@ -112,6 +114,8 @@ describe("admin CLI", () => {
       [["create-org", "--name", "X"], "Missing --email, --password"],
       [["create-org", "--name", "X", "--email", "not-an-email", "--password", "long enough"], "--email must be an email address"],
       [["create-api-key", "--email", "not-an-email"], "--email must be an email address"],
+      [["create-api-key", "--email", "ops@example.com", "--scope", "root"], "--scope must be one of"],
+      [["set-role", "--email", "ops@example.com", "--role", "boss"], "--role must be one of"],
     ] as const) {
       const result = spawnSync(process.execPath, [path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/admin.ts", ...args], {
         cwd: root,

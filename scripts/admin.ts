@@ -20,8 +20,12 @@ Commands:
   create-org --name NAME --email EMAIL --password PASSWORD
       Create an organization with its first user and API key.
       Prints {"organizationId", "userId", "apiKey"}.
-  create-api-key --email EMAIL [--name NAME]
-      Create another API key for an existing user. Prints {"apiKey"}.
+  create-api-key --email EMAIL [--name NAME] [--scope ingest|read|read-write|admin]
+      Create another API key for an existing user (scope admin unless given). Prints {"apiKey", "scope"}.
+  export-audit --organization ORGANIZATION_ID [--kind PREFIX] [--from ISO] [--to ISO] [--limit N] [--cursor C]
+      Print a page of the organization's audit log, newest first: {"events", "nextCursor"}.
+  set-role --email EMAIL --role owner|admin|member|viewer
+      Set a user's role (the organization's last owner stays an owner). Prints {"userId", "email", "role", "previousRole"}.
   snapshot --to FOLDER
       Copy the embedded database into a new folder, consistently, while a server runs on it or not (a
       backup; REPRISE_DATA_DIR=FOLDER opens it). Prints {"to"}.
@@ -65,6 +69,13 @@ async function main(argv: string[]): Promise<number> {
       resume: { type: "boolean" },
       org: { type: "string" },
       days: { type: "string" },
+      scope: { type: "string" },
+      role: { type: "string" },
+      organization: { type: "string" },
+      kind: { type: "string" },
+      from: { type: "string" },
+      limit: { type: "string" },
+      cursor: { type: "string" },
       help: { type: "boolean" },
     },
   });

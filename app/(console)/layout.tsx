@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { DATABASE_OUTAGE, getServerCaller, readUnlessOutage } from "@/server/trpc/rsc.ts";
 import { DatabaseOutage } from "@/components/ui/database-outage.tsx";
 import { AppShell } from "./_components/app-shell.tsx";
+import { PermissionsProvider } from "./_components/permissions.tsx";
 
 export const dynamic = "force-dynamic";
 
@@ -18,6 +19,8 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   const { me } = state;
   if (!me) redirect("/sign-in");
   return (
-    <AppShell user={{ email: me.email, organizationName: me.organizationName }}>{children}</AppShell>
+    <PermissionsProvider can={me.can}>
+      <AppShell user={{ email: me.email, organizationName: me.organizationName, role: me.role }}>{children}</AppShell>
+    </PermissionsProvider>
   );
 }

@@ -4,17 +4,20 @@ import { ZArchiveAssertionsBody, ZGetAssertionsQuery, ZSaveAssertionsBody, ZTrac
 import { archiveAssertions, getTraceAssertions, saveAssertions } from "./assertions.service.ts";
 
 export const getAssertions = defineRoute({
+  permission: "read",
   params: ZTraceIdParams,
   query: ZGetAssertionsQuery,
   handler: ({ db, auth, params, query }) => getTraceAssertions(db, auth.organizationId, params.traceId, { includeUnapproved: query.includeUnapproved }),
 });
 
 export const postAssertions = defineRoute({
+  permission: "curate",
   body: ZSaveAssertionsBody,
   handler: ({ db, auth, body }) => saveAssertions(db, auth, body),
 });
 
 export const postArchiveAssertions = defineRoute({
+  permission: "curate",
   params: ZTraceIdParams,
   body: ZArchiveAssertionsBody,
   handler: ({ db, auth, params, body }) => archiveAssertions(db, auth.organizationId, params.traceId, body.assertionIds),

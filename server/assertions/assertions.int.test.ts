@@ -19,7 +19,7 @@ describe("assertions", () => {
     const colleague = await db().prisma.user.create({
       data: { id: newId(), organizationId: org.organizationId, email: `colleague-${newId()}@example.com`, name: "Colleague", passwordHash: "x" },
     });
-    colleagueKey = (await createApiKeyForUser(db(), { userId: colleague.id, organizationId: org.organizationId })).apiKey;
+    colleagueKey = (await createApiKeyForUser(db(), { userId: colleague.id, organizationId: org.organizationId }, { scope: "admin" })).apiKey;
   });
 
   const save = async (body: unknown, apiKey = org.apiKey) => {

@@ -10,6 +10,22 @@ import { ZCreateOrganizationInput, ZEmail } from "./auth.schemas.ts";
 import { createApiKeyForEmail, createOrganization } from "./auth.service.ts";
 import { ZRetentionDays, ZRetentionDaysFlag } from "./settings/retention.schemas.ts";
 import { getRetention, setRetention } from "./settings/retention.service.ts";
+import { setRoleByEmail } from "./roles/roles.service.ts";
+import { ZAuditQuery } from "./audit/audit.schemas.ts";
+import { findAuditEvents } from "./audit/audit.service.ts";
+import { ZRole, ZScope } from "./settings/settings.schemas.ts";
+
+/** --scope defaults to admin: the operator's own key, as before scopes. */
+const ZCreateApiKeyFlags = z.object({ email: ZEmail, scope: ZScope.default("admin") });
+const ZSetRoleFlags = z.object({ email: ZEmail, role: ZRole });
+const ZExportAuditFlags = z.object({
+  organization: z.uuid({ message: "must be an organization id" }),
+  kind: z.string().optional(),
+  from: z.string().optional(),
+  to: z.string().optional(),
+  limit: z.string().optional(),
+  cursor: z.string().optional(),
+});
 
 export type TAdminFlags = Record<string, string | undefined>;
 /** A command: `check` validates the flags before any database is opened, `run` does the work. */
@@ -30,11 +46,25 @@ const commands: Record<string, TAdminCommand> = {
     },
   },
   "create-api-key": {
-    check: (flags) => z.object({ email: ZEmail }).parse(required(flags, ["email"])),
+    check: (flags) => ZCreateApiKeyFlags.parse(required(flags, ["email"])),
     run: async (db, flags) => {
-      const { email } = required(flags, ["email"]);
-      const { apiKey } = await createApiKeyForEmail(db, email, flags.name ?? "");
-      return { apiKey };
+      const { email, scope } = ZCreateApiKeyFlags.parse(required(flags, ["email"]));
+      const { apiKey } = await createApiKeyForEmail(db, email, { name: flags.name ?? "", scope });
+      return { apiKey, scope };
+    },
+  },
+  "export-audit": {
+    check: (flags) => ZExportAuditFlags.parse(required(flags, ["organization"])),
+    run: async (db, flags) => {
+      const { organization, kind, from, to, limit, cursor } = ZExportAuditFlags.parse(required(flags, ["organization"]));
+      return { ...(await findAuditEvents(db, organization, ZAuditQuery.parse({ kind, from, to, limit, cursor }))) };
+    },
+  },
+  "set-role": {
+    check: (flags) => ZSetRoleFlags.parse(required(flags, ["email", "role"])),
+    run: async (db, flags) => {
+      const { email, role } = ZSetRoleFlags.parse(required(flags, ["email", "role"]));
+      return { ...(await setRoleByEmail(db, email, role)) };
     },
   },
   snapshot: {

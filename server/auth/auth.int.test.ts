@@ -34,7 +34,7 @@ describe("API keys", () => {
   });
 
   it("answers 401 for a revoked key", async () => {
-    const { apiKey, id } = await createApiKeyForEmail(db(), org.email, "to revoke");
+    const { apiKey, id } = await createApiKeyForEmail(db(), org.email, { name: "to revoke", scope: "admin" });
     expect((await call(getWhoami, { apiKey })).status).toBe(200);
     await db().prisma.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
     expect((await call(getWhoami, { apiKey })).status).toBe(401);

@@ -1,3 +1,4 @@
+import type { TRole, TScope } from "./permissions.ts";
 import { z } from "zod";
 
 export const ZEmail = z
@@ -17,10 +18,13 @@ export const ZCreateOrganizationInput = z.object({
 });
 export type TCreateOrganizationInput = z.input<typeof ZCreateOrganizationInput>;
 
+/** Who an API request acts as: the key's user, their role, and the key's scope (server/auth/permissions.ts). */
 export interface TAuthContext {
   organizationId: string;
   userId: string;
   apiKeyId: string;
+  role: TRole;
+  scope: TScope;
 }
 
 /** The /setup form: the one-time code the server printed, then the first organization and its owner. */

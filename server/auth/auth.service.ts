@@ -7,6 +7,7 @@ import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from ".
 import * as q from "./auth.queries.ts";
 import { ZCreateOrganizationInput, ZEmail, type TAuthContext, type TCreateOrganizationInput } from "./auth.schemas.ts";
 import { hashPassword } from "./passwords.ts";
+import { isRole, isScope, type TScope } from "./permissions.ts";
 
 const unauthorized = (message: string) => new AppError("unauthorized", message);
 
@@ -25,10 +26,16 @@ export async function authenticateApiKey(db: DbClient, authorization: string | n
   const row = await q.findActiveApiKeyByHash(db, hashApiKey(key));
   if (!row) throw unauthorized("Invalid or revoked API key.");
   const now = new Date();
+  if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) {
+    throw unauthorized(`This API key expired at ${row.expiresAt.toISOString()}: create a new one in the console (Settings, API keys).`);
+  }
+  // The columns' CHECK constraints allow nothing else; a value this build does not know gets the least power.
+  const role = isRole(row.role) ? row.role : "viewer";
+  const scope = isScope(row.scope) ? row.scope : "read";
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     await q.touchApiKey(db, row.id, now).catch(() => undefined);
   }
-  return { organizationId: row.organizationId, userId: row.userId, apiKeyId: row.id };
+  return { organizationId: row.organizationId, userId: row.userId, apiKeyId: row.id, role, scope };
 }
 
 export interface CreatedOrganization {
@@ -55,29 +62,51 @@ export async function createOrganization(db: Database, input: TCreateOrganizatio
   const passwordHash = await hashPassword(parsed.password);
   await db.transaction(async (tx) => {
     await q.insertOrganization(tx, { id: organizationId, name: parsed.name });
-    await q.insertUser(tx, { id: userId, organizationId, email: parsed.email, passwordHash });
-    await q.insertApiKey(tx, { id: newId(), organizationId, userId, name: "default", prefix: displayPrefix(apiKey), keyHash: hashApiKey(apiKey) });
+    // The first user of an organization owns it; their first key has full access (scope admin).
+    await q.insertUser(tx, { id: userId, organizationId, email: parsed.email, passwordHash, role: "owner" });
+    await q.insertApiKey(tx, { id: newId(), organizationId, userId, name: "default", prefix: displayPrefix(apiKey), keyHash: hashApiKey(apiKey), scope: "admin" });
   });
   return { organizationId, userId, apiKey };
 }
 
+/** What a new key is: its name, its scope and when it stops working (null: never). */
+export interface TNewApiKey {
+  name?: string;
+  scope: TScope;
+  expiresAt?: Date | null;
+}
+
 /** Creates a new API key for the user with this email; the key is returned once and never stored. */
-export async function createApiKeyForEmail(db: DbClient, email: string, name = ""): Promise<{ apiKey: string; id: string }> {
+export async function createApiKeyForEmail(db: DbClient, email: string, key: TNewApiKey): Promise<{ apiKey: string; id: string }> {
   const user = await q.findUserByEmail(db, ZEmail.parse(email));
   if (!user) throw new AppError("not_found", `No user with email ${email}.`);
-  return createApiKeyForUser(db, { userId: user.id, organizationId: user.organizationId }, name);
+  return createApiKeyForUser(db, { userId: user.id, organizationId: user.organizationId }, key);
 }
 
 export async function createApiKeyForUser(
   db: DbClient,
   user: { userId: string; organizationId: string },
-  name = "",
+  key: TNewApiKey,
 ): Promise<{ apiKey: string; id: string }> {
+  if (key.expiresAt && key.expiresAt.getTime() <= Date.now()) {
+    throw new AppError("bad_request", "The key's expiry must be in the future.");
+  }
   const apiKey = generateApiKey();
   const id = newId();
-  await q.insertApiKey(db, { id, organizationId: user.organizationId, userId: user.userId, name, prefix: displayPrefix(apiKey), keyHash: hashApiKey(apiKey) });
+  await q.insertApiKey(db, {
+    id,
+    organizationId: user.organizationId,
+    userId: user.userId,
+    name: key.name ?? "",
+    prefix: displayPrefix(apiKey),
+    keyHash: hashApiKey(apiKey),
+    scope: key.scope,
+    expiresAt: key.expiresAt ?? null,
+  });
   return { apiKey, id };
 }
+
+
 
 export interface InitialOrganizationSettings {
   orgName?: string;

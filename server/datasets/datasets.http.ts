@@ -18,45 +18,53 @@ import {
 import { findDatasets, getDataset, upsertDataset } from "./datasets.service.ts";
 
 export const listDatasets = defineRoute({
+  permission: "read",
   query: ZListDatasetsQuery,
   handler: ({ db, auth, query }) => findDatasets(db, auth.organizationId, query),
 });
 
 export const postDataset = defineRoute({
+  permission: "curate",
   body: ZUpsertDatasetBody,
   handler: ({ db, auth, body }) => upsertDataset(db, auth.organizationId, body),
 });
 
 export const getDatasetById = defineRoute({
+  permission: "read",
   params: ZDatasetIdParams,
   handler: async ({ db, auth, params }) => ({ dataset: await getDataset(db, auth.organizationId, params.id) }),
 });
 
 export const listDatasetTraces = defineRoute({
+  permission: "read",
   params: ZDatasetIdParams,
   query: ZListDatasetTracesQuery,
   handler: ({ db, auth, params, query }) => findDatasetTraceIds(db, auth.organizationId, params.id, query),
 });
 
 export const postDatasetTraces = defineRoute({
+  permission: "curate",
   params: ZDatasetIdParams,
   body: ZTraceIdsBody,
   handler: ({ db, auth, params, body }) => addDatasetTraces(db, auth.organizationId, params.id, body.traceIds),
 });
 
 export const postRemoveDatasetTraces = defineRoute({
+  permission: "curate",
   params: ZDatasetIdParams,
   body: ZTraceIdsBody,
   handler: ({ db, auth, params, body }) => removeDatasetTraces(db, auth.organizationId, params.id, body.traceIds),
 });
 
 export const postDatasetGraders = defineRoute({
+  permission: "curate",
   params: ZDatasetIdParams,
   body: ZGraderIdsBody,
   handler: ({ db, auth, params, body }) => addDatasetGraders(db, auth.organizationId, params.id, body.graderIds),
 });
 
 export const postRemoveDatasetGraders = defineRoute({
+  permission: "curate",
   params: ZDatasetIdParams,
   body: ZGraderIdsBody,
   handler: ({ db, auth, params, body }) => removeDatasetGraders(db, auth.organizationId, params.id, body.graderIds),

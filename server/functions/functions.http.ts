@@ -5,6 +5,7 @@ import { createFunction, findFunctionByName } from "./functions.service.ts";
 
 /** POST /api/sdk/functions {name, prompt, providers?} → {function, created} */
 export const createFunctionRoute = defineRoute({
+  permission: "ingest",
   body: ZFunctionCreate,
   handler: async ({ db, auth, body }) => createFunction(db, auth.organizationId, body),
 });
@@ -14,6 +15,7 @@ export const createFunctionRoute = defineRoute({
  * (docs/api/functions.md).
  */
 export const lookupFunctionRoute = defineRoute({
+  permission: "read-functions",
   body: ZFunctionLookup,
   handler: async ({ db, auth, body }) => (await findFunctionByName(db, auth.organizationId, body.name)) ?? { id: null },
 });

@@ -9,12 +9,15 @@ import { changedFields, describeChanges } from "./grader-changes.ts";
 import * as q from "./graders.queries.ts";
 import type { GraderDefinition, GraderRow } from "./graders.queries.ts";
 import type { TGrader, TGraderAuthor, TGraderVersion, TSaveGraderBody, TSaveGraderResponse } from "./graders.schemas.ts";
+import { recordAuditEvents } from "../auth/audit/audit.service.ts";
 
 /** Who writes a grader: a user through the console, a REST key, or an agent's MCP tool (named). */
 export interface TGraderActor {
   userId: string | null;
   via: "console" | "rest" | "mcp";
   tool?: string;
+  /** The key a REST or MCP change came with (the audit log records it). */
+  apiKeyId?: string;
 }
 
 export function toGraderResponse(row: GraderRow): TGrader {
@@ -81,6 +84,7 @@ export async function createGrader(db: Database, organizationId: string, actor: 
         { fields: existing ? { existingId: existing.id } : {} });
     }
     await writeVersion(tx, organizationId, row.id, actor, { ...def, version: 1, summary: "Created", revertedFrom: null });
+    await recordAuditEvents(tx, organizationId, actor, [{ kind: "grader.created", targetType: "grader", targetId: row.id, before: null, after: { ...def, version: 1 } }]);
     return { grader: toGraderResponse(row), created: true, changed: true, previousVersion: null };
   });
 }
@@ -116,6 +120,13 @@ async function writeNext(tx: DbClient, organizationId: string, actor: TGraderAct
   const version = current.version + 1;
   const row = await q.updateGraderRow(tx, organizationId, current.id, def, version);
   await writeVersion(tx, organizationId, current.id, actor, { ...def, version, summary: revertedFrom ? `Reverted to version ${revertedFrom}: ${summary}` : summary, revertedFrom });
+  await recordAuditEvents(tx, organizationId, actor, [{
+    kind: revertedFrom ? "grader.reverted" : "grader.updated",
+    targetType: "grader",
+    targetId: current.id,
+    before: { ...definitionOf(current), version: current.version },
+    after: { ...def, version },
+  }]);
   return { grader: toGraderResponse(row), created: false, changed: true, previousVersion: current.version };
 }
 

@@ -8,6 +8,7 @@ import { defineRoute } from "./define-route.ts";
 import { z } from "zod";
 
 const echo = defineRoute({
+  permission: "account",
   body: z.object({ text: z.string() }),
   handler: async ({ body }) => ({ length: body.text.length, head: body.text.slice(0, 5) }),
 });

@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { authenticateApiKey } from "../auth/auth.service.ts";
 import type { TAuthContext } from "../auth/auth.schemas.ts";
+import { assertAllowed, type TPermission } from "../auth/permissions.ts";
 import { getDb, type Database } from "../db.ts";
 import { AppError, toValidationIssues } from "../errors.ts";
 import { assertInputText } from "../shared/input-text.ts";
@@ -40,6 +41,11 @@ export type BodyOf<B extends BodySpec | undefined> = B extends "deferred"
 export type ErrorEncoder = (error: AppError, context: { request: Request; requestId: string }) => Response;
 
 interface RouteOptions<B extends BodySpec | undefined, TQuery, TParams> {
+  /**
+   * What the caller must be allowed (server/auth/permissions.ts): checked against the key's scope and its user's
+   * role right after the key, before the body is read. Required, so a new route cannot forget it.
+   */
+  permission: TPermission;
   body?: B;
   query?: z.ZodType<TQuery>;
   params?: z.ZodType<TParams>;
@@ -65,6 +71,7 @@ export function defineRoute<B extends BodySpec | undefined = undefined, TQuery =
     try {
       const db = await getDb();
       const auth = await authenticateApiKey(db, request.headers.get("authorization"));
+      assertAllowed(auth, options.permission);
       const rawParams = (await context?.params) ?? {};
       assertInputText(rawParams, { where: "path" });
       const params = parseWith(options.params, rawParams, "path");
@@ -78,12 +85,13 @@ export function defineRoute<B extends BodySpec | undefined = undefined, TQuery =
       return encodeError(toAppError(error, requestId), { request, requestId });
     }
   };
-  const spec: RouteSpec = { body: options.body, query: options.query, params: options.params, payloadFields: options.payloadFields, errors: encodeError };
+  const spec: RouteSpec = { permission: options.permission, body: options.body, query: options.query, params: options.params, payloadFields: options.payloadFields, errors: encodeError };
   return Object.assign(route, { spec });
 }
 
 /** What a route built by defineRoute reads (the bad-input catalogue test derives its cases from it). */
 export interface RouteSpec {
+  permission: TPermission;
   body?: BodySpec;
   query?: z.ZodType;
   params?: z.ZodType;

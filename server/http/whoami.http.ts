@@ -2,5 +2,6 @@
 import { defineRoute } from "./define-route.ts";
 
 export const getWhoami = defineRoute({
+  permission: "account",
   handler: async ({ auth }) => ({ organizationId: auth.organizationId, userId: auth.userId }),
 });

@@ -37,6 +37,7 @@ async function ingestOne(db: Database, auth: TAuthContext, raw: Buffer, operatio
 
 /** POST /api/sdk/externalSpans: one span payload (docs/api/ingestion.md, "Span payload"). */
 export const postExternalSpan = defineRoute({
+  permission: "ingest",
   body: "deferred",
   // Fire-and-forget for the SDKs (they read only `error`); the map tells other callers the canonical id.
   handler: ({ db, auth, body }) => withIngestBody(body, async (raw) => ({ traceIds: (await ingestOne(db, auth, raw, "external_span")).traceIds })),
@@ -44,12 +45,14 @@ export const postExternalSpan = defineRoute({
 
 /** POST /api/sdk/externalTraces: the trace completion signal (docs/api/ingestion.md, "Trace completion"). */
 export const postExternalTrace = defineRoute({
+  permission: "ingest",
   body: "deferred",
   handler: ({ db, auth, body }) => withIngestBody(body, async (raw) => ({ traceIds: (await ingestOne(db, auth, raw, "external_trace")).traceIds })),
 });
 
 /** POST /api/sdk/functions/{functionId}/traces: a function execution; unknown or foreign function → 404. */
 export const postFunctionTrace = defineRoute({
+  permission: "ingest",
   body: "deferred",
   params: z.object({ functionId: z.string().min(1) }),
   handler: ({ db, auth, body, params }) =>

@@ -6,21 +6,25 @@ import { findTraceLabels } from "./trace-labels-read.service.ts";
 import { saveAgentLabels, saveHumanLabels } from "./trace-labels.service.ts";
 
 export const postAgentLabels = defineRoute({
+  permission: "label",
   body: ZAgentLabelsBody,
   handler: ({ db, auth, body }) => saveAgentLabels(db, auth, body),
 });
 
 export const getTraceLabels = defineRoute({
+  permission: "read",
   query: ZTraceLabelsQuery,
   handler: ({ db, auth, query }) => findTraceLabels(db, auth.organizationId, query.traceIds),
 });
 
 export const postHumanLabels = defineRoute({
+  permission: "label",
   body: ZHumanLabelsBody,
   handler: ({ db, auth, body }) => saveHumanLabels(db, auth, body.labels),
 });
 
 export const getGraderLabels = defineRoute({
+  permission: "read",
   query: ZGraderLabelsQuery,
   handler: ({ db, auth, query }) => findGraderLabels(db, auth.organizationId, query),
 });

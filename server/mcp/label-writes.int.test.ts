@@ -55,7 +55,7 @@ describe("label writes through MCP read once", () => {
   let traces: string[];
   const ctx = (database: Database): ToolContext => ({
     db: database,
-    auth: { organizationId: org.organizationId, userId: org.userId, apiKeyId: "test" },
+    auth: { organizationId: org.organizationId, userId: org.userId, apiKeyId: "test", role: "owner", scope: "admin" },
     apiKey: org.apiKey,
     baseUrl: "http://localhost",
     requestId: "test",

@@ -39,6 +39,7 @@ function wantsEventStream(accept: string): boolean {
 
 /** POST /mcp: one JSON-RPC message or batch. */
 export const postMcp = defineRoute({
+  permission: "account",
   body: "raw",
   handler: async ({ request, requestId, db, auth, body }) => {
     let message: unknown;
@@ -75,12 +76,14 @@ export const postMcp = defineRoute({
 
 /** GET /mcp would open a server-to-client stream; this server sends nothing unprompted. */
 export const getMcp = defineRoute({
+  permission: "account",
   handler: async () =>
     rpcError(405, -32000, "Method not allowed: this server sends no messages of its own; POST requests instead.", { allow: "POST, DELETE" }),
 });
 
 /** DELETE /mcp ends the session named by the mcp-session-id header. */
 export const deleteMcp = defineRoute({
+  permission: "account",
   handler: async ({ request }) => {
     const sessionId = request.headers.get(SESSION_HEADER);
     if (sessionId === null) return rpcError(400, -32000, "Bad request: send the mcp-session-id header of the session to close.");

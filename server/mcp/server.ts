@@ -7,6 +7,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolRequest, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { z } from "zod";
+import { denial } from "../auth/permissions.ts";
 import { toValidationIssues } from "../errors.ts";
 import { toAppError } from "../http/responses.ts";
 import { logger } from "../logger.ts";
@@ -80,6 +81,9 @@ async function callToolRequest(registry: ToolRegistry, params: CallToolRequest["
   const { name, arguments: args, _meta: meta } = params;
   const entry = registry.byName.get(name);
   if (!entry) return toolError(`Tool ${name} not found. The tools are listed by tools/list.`);
+  // The same rule as REST and the console, before the arguments are read (server/auth/permissions.ts).
+  const denied = denial(ctx.auth, entry.tool.permission);
+  if (denied) return toolError(denied.message, { error: denied.message, code: denied.code, ...denied.fields });
   const nonObject = meta?.[NON_OBJECT_ARGUMENTS];
   if (typeof nonObject === "string") {
     return toolError(`Invalid arguments for tool ${entry.tool.name}: arguments: expected an object of named arguments, got ${nonObject}.`, {

@@ -2,6 +2,7 @@
 // function over the services. Adding a tool is one file under tools/ and one line in tools/index.ts.
 import type { z } from "zod";
 import type { TAuthContext } from "../auth/auth.schemas.ts";
+import type { TPermission } from "../auth/permissions.ts";
 import type { Database } from "../db/client.ts";
 
 export interface ToolContext {
@@ -30,6 +31,11 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
   input: Shape;
   /** Read-only tools are annotated as such for clients that ask before writes. */
   readOnly?: boolean;
+  /**
+   * What the caller must be allowed (server/auth/permissions.ts), checked against the key's scope and its user's
+   * role before the arguments are read. Required, so a new tool cannot forget it.
+   */
+  permission: TPermission;
   run: (args: z.output<z.ZodObject<Shape>>, ctx: ToolContext) => Promise<ToolResult>;
 }
 
@@ -49,6 +55,7 @@ export function unsupportedTool(name: string, aliases: string[], sentence: strin
     description: `${description} Not available in Reprise: calling it explains what to use instead.`,
     input: {},
     readOnly: true,
+    permission: "account",
     run: async () => toolError(sentence),
   });
 }

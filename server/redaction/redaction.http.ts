@@ -5,15 +5,18 @@ import { ZRestoreRedactionBody, ZSaveRedactionBody } from "./redaction.schemas.t
 import { getRedactionSettings, restoreRedactionRules, saveRedactionRules } from "./redaction.service.ts";
 
 export const getRedaction = defineRoute({
+  permission: "read",
   handler: ({ db, auth }) => getRedactionSettings(db, auth.organizationId),
 });
 
 export const putRedaction = defineRoute({
+  permission: "manage-redaction",
   body: ZSaveRedactionBody,
   handler: ({ db, auth, body }) => saveRedactionRules(db, auth, body.rules),
 });
 
 export const postRedactionRestore = defineRoute({
+  permission: "manage-redaction",
   body: ZRestoreRedactionBody,
   handler: ({ db, auth, body }) => restoreRedactionRules(db, auth, body.version),
 });

@@ -11,21 +11,25 @@ import { startReplay } from "./start/start.service.ts";
 import { getReplayStatus } from "./status/status.service.ts";
 
 export const postReplayStart = defineRoute({
+  permission: "replay",
   body: ZStartBody,
   handler: ({ db, auth, body }) => startReplay(db, auth, body),
 });
 
 export const postReplayStatus = defineRoute({
+  permission: "replay",
   body: ZStatusBody,
   handler: ({ db, auth, body }) => getReplayStatus(db, auth.organizationId, body),
 });
 
 export const postReplayComplete = defineRoute({
+  permission: "replay",
   body: ZCompleteBody,
   handler: ({ db, auth, body }) => completeReplay(db, auth.organizationId, body),
 });
 
 export const getReplaySpanTree = defineRoute({
+  permission: "read",
   params: ZSpanTreeParams,
   query: ZSpanTreeQuery,
   handler: ({ db, auth, params, query }) => getSpanTree(db, auth.organizationId, params.externalSpanId, query),

@@ -5,6 +5,8 @@ import type { Database } from "../db/client.ts";
 import { describeLock, isServiceAssignedName, lockReasonsOf } from "./lock-rules.ts";
 import * as q from "./sim-plan.queries.ts";
 import type { TRefusedDecision, TSimPlanDecision, TSimPlanNode, TSimPlanNodeRef, TSimPlanNodeStats } from "./sim-plan.schemas.ts";
+import { recordAuditEvents } from "../auth/audit/audit.service.ts";
+import type { TAuditActor } from "../auth/audit/audit.schemas.ts";
 
 /** The nodes whose content capture is off and not locked (GET /api/sdk/sim-plan). */
 export async function getSimPlan(db: Database, organizationId: string): Promise<TSimPlanNode[]> {
@@ -21,10 +23,10 @@ export async function getSimPlan(db: Database, organizationId: string): Promise<
 export async function decideSimPlan(
   db: Database,
   organizationId: string,
-  userId: string | null,
+  actor: TAuditActor | null,
   decisions: TSimPlanDecision[],
 ): Promise<{ nodes: TSimPlanNode[]; refused: TRefusedDecision[]; cascaded: TSimPlanNodeRef[] }> {
-  const { refused, cascaded } = await applyDecisions(db, organizationId, userId, decisions);
+  const { refused, cascaded } = await applyDecisions(db, organizationId, actor, decisions);
   return { nodes: await getSimPlan(db, organizationId), refused, cascaded };
 }
 
@@ -35,19 +37,19 @@ export async function decideSimPlan(
 export async function decideTraceFunctionPlan(
   db: Database,
   organizationId: string,
-  userId: string | null,
+  actor: TAuditActor | null,
   traceFunctionKey: string,
   nodes: Array<{ name: string; captureContent: boolean }>,
   traceLimit: number,
 ) {
   const decisions = nodes.map((n) => ({ traceFunctionKey, name: n.name, captureContent: n.captureContent }));
-  const { refused, cascaded } = await applyDecisions(db, organizationId, userId, decisions);
+  const { refused, cascaded } = await applyDecisions(db, organizationId, actor, decisions);
   const refusedNames = new Set(refused.map((r) => r.name));
   const applied = decisions.filter((d) => !refusedNames.has(d.name));
   return { applied, refused, cascaded, nodes: await findSimPlanOverview(db, organizationId, traceFunctionKey, traceLimit) };
 }
 
-async function applyDecisions(db: Database, organizationId: string, userId: string | null, decisions: TSimPlanDecision[]) {
+async function applyDecisions(db: Database, organizationId: string, actor: TAuditActor | null, decisions: TSimPlanDecision[]) {
   // The same node twice in one request: the last decision wins.
   const unique = [...new Map(decisions.map((d) => [nodeId(d.traceFunctionKey, d.name), d])).values()];
   const { accepted, refused } = await splitLocked(db, organizationId, unique);
@@ -57,7 +59,7 @@ async function applyDecisions(db: Database, organizationId: string, userId: stri
     .filter((d) => !named.has(nodeId(d.traceFunctionKey, d.name)));
   // Locked nodes beneath keep their content; they are never listed as off anyway.
   const cascaded = (await splitLocked(db, organizationId, beneath)).accepted;
-  await q.upsertDecisions(db, organizationId, userId, [...accepted, ...cascaded]);
+  await writeDecisions(db, organizationId, actor, [...accepted, ...cascaded]);
   return { refused, cascaded: cascaded.map(({ traceFunctionKey, name }): TSimPlanNodeRef => ({ traceFunctionKey, name })) };
 }
 
@@ -65,9 +67,9 @@ async function applyDecisions(db: Database, organizationId: string, userId: stri
  * The console's toggle: decideSimPlan, answering also what every node it changed (the node and those turned
  * off beneath it) was before, so the change can be undone with restoreSimPlan (docs/console.md, "Sim plan").
  */
-export async function decideSimPlanUndoable(db: Database, organizationId: string, userId: string | null, decisions: TSimPlanDecision[]) {
+export async function decideSimPlanUndoable(db: Database, organizationId: string, actor: TAuditActor | null, decisions: TSimPlanDecision[]) {
   const before = new Map((await q.selectDecisions(db, organizationId)).map((d) => [nodeId(d.trace_function_key, d.name), d.capture_content]));
-  const result = await decideSimPlan(db, organizationId, userId, decisions);
+  const result = await decideSimPlan(db, organizationId, actor, decisions);
   const refused = new Set(result.refused.map((r) => nodeId(r.traceFunctionKey, r.name)));
   const changed = [...decisions.filter((d) => !refused.has(nodeId(d.traceFunctionKey, d.name))), ...result.cascaded];
   // A node without a decision captured its content; restoring it decides "capture", which reads the same.
@@ -79,11 +81,30 @@ export async function decideSimPlanUndoable(db: Database, organizationId: string
  * Puts decisions back exactly as given (the undo of a console toggle): no cascade, locked nodes refused as
  * in decideSimPlan; the user who restores is recorded as the one who decided.
  */
-export async function restoreSimPlan(db: Database, organizationId: string, userId: string | null, decisions: TSimPlanDecision[]) {
+export async function restoreSimPlan(db: Database, organizationId: string, actor: TAuditActor | null, decisions: TSimPlanDecision[]) {
   const unique = [...new Map(decisions.map((d) => [nodeId(d.traceFunctionKey, d.name), d])).values()];
   const { accepted, refused } = await splitLocked(db, organizationId, unique);
-  await q.upsertDecisions(db, organizationId, userId, accepted);
+  await writeDecisions(db, organizationId, actor, accepted);
   return { restored: accepted.map(({ traceFunctionKey, name }) => ({ traceFunctionKey, name })), refused };
+}
+
+/**
+ * Stores decisions and, in the same transaction, what each node's decision was before and is after in the audit
+ * log (a node that had none was capturing). Without an actor (a test, a job) nothing is logged.
+ */
+async function writeDecisions(db: Database, organizationId: string, actor: TAuditActor | null, decisions: TSimPlanDecision[]) {
+  if (decisions.length === 0) return;
+  await db.transaction(async (tx) => {
+    const before = new Map((await q.selectDecisions(tx, organizationId)).map((d) => [nodeId(d.trace_function_key, d.name), d.capture_content]));
+    await q.upsertDecisions(tx, organizationId, actor?.userId ?? null, decisions);
+    if (!actor) return;
+    await recordAuditEvents(tx, organizationId, actor, decisions.flatMap((d) => {
+      const was = before.get(nodeId(d.traceFunctionKey, d.name));
+      if (was === d.captureContent) return [];
+      const target = { traceFunctionKey: d.traceFunctionKey, name: d.name };
+      return [{ kind: "sim-plan.decided", targetType: "sim-plan-node", targetId: `${d.traceFunctionKey}/${d.name}`, before: was === undefined ? null : { ...target, captureContent: was }, after: { ...target, captureContent: d.captureContent } }];
+    }));
+  });
 }
 
 async function splitLocked(db: Database, organizationId: string, decisions: TSimPlanDecision[]) {

@@ -5,6 +5,7 @@ import { findSpanBySelector, getExternalSpan, getSpan } from "./spans.service.ts
 
 /** GET /api/sdk/traces/{traceId}/span?id= | ?name=&occurrence= → {span | null} */
 export const getTraceSpanRoute = defineRoute({
+  permission: "read",
   params: ZTraceSpanParams,
   query: ZSpanSelectorQuery,
   handler: async ({ db, auth, params, query }) => {
@@ -15,12 +16,14 @@ export const getTraceSpanRoute = defineRoute({
 
 /** GET /api/sdk/spans/{id} → {span} */
 export const getSpanRoute = defineRoute({
+  permission: "read",
   params: ZSpanIdParams,
   handler: async ({ db, auth, params }) => ({ span: await getSpan(db, auth.organizationId, params.id) }),
 });
 
 /** GET /api/sdk/externalSpans/{id}[?view=replay] → {id, externalTraceId, rawData} */
 export const getExternalSpanRoute = defineRoute({
+  permission: "read",
   params: ZSpanIdParams,
   query: ZExternalSpanQuery,
   handler: async ({ db, auth, params, query }) => getExternalSpan(db, auth.organizationId, params.id, query.view),

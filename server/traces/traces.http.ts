@@ -6,18 +6,21 @@ import { findTraces, getTrace, updateTrace } from "./traces.service.ts";
 
 /** GET /api/sdk/traces/{traceId} → {trace} */
 export const getTraceRoute = defineRoute({
+  permission: "read",
   params: ZTraceIdParams,
   handler: async ({ db, auth, params }) => ({ trace: await getTrace(db, auth.organizationId, params.traceId) }),
 });
 
 /** GET /api/sdk/traces?traceFunctionKey=&status=&search=&labelState=&kind=&startedFrom=&startedTo=&cursor=&limit= → {traces, nextCursor, hasMore} */
 export const listTracesRoute = defineRoute({
+  permission: "read",
   query: ZTraceListQuery,
   handler: async ({ db, auth, query }) => findTraces(db, auth.organizationId, query),
 });
 
 /** PATCH /api/sdk/traces/{traceId} {appendContexts?, mergeMetadata?, setSessionId?, setName?} → {trace} */
 export const patchTraceRoute = defineRoute({
+  permission: "ingest",
   params: ZTraceIdParams,
   body: ZTracePatch,
   // Metadata and contexts are stored payloads: NUL and unpaired surrogates become U+FFFD (docs/api/traces.md).

@@ -7,6 +7,7 @@ import { importExport } from "./import.service.ts";
 import { ZExportQuery, ZImportQuery } from "./transfer.schemas.ts";
 
 export const getExport = defineRoute({
+  permission: "read",
   query: ZExportQuery,
   handler: async ({ db, auth, query, requestId }) => {
     const { format, include, ...filters } = query;
@@ -45,6 +46,7 @@ export const getExport = defineRoute({
 });
 
 export const postImport = defineRoute({
+  permission: "import-data",
   body: "raw",
   query: ZImportQuery,
   handler: async ({ db, auth, body, query }) => {

@@ -11,8 +11,14 @@ import { trpcErrorData } from "./error-shape.ts";
 import { assertInputText } from "../shared/input-text.ts";
 import { getReadReplica } from "../db.ts";
 import { isConnectionFailure, readsFromReplica, replicaFor, writtenCookie } from "./replica-reads.ts";
+import { assertAllowed, type TPermission } from "../auth/permissions.ts";
 
-const t = initTRPC.context<TContext>().create({
+/** What a procedure declares: the permission it needs (server/auth/permissions.ts). */
+export interface TProcedureMeta {
+  permission?: TPermission;
+}
+
+const t = initTRPC.context<TContext>().meta<TProcedureMeta>().create({
   transformer: superjson,
   errorFormatter({ shape, error }) {
     const cause = error.cause;
@@ -79,11 +85,20 @@ const replicaReads = t.middleware(async ({ ctx, type, path, next }) => {
   return next();
 });
 
-/** Every console procedure but sign-in: requires a live session and scopes to the user's organization. */
+/**
+ * Every console procedure but sign-in: requires a live session, scopes to the user's organization and checks the
+ * user's role against the permission the procedure declares (`.meta({ permission })`) before its input is read.
+ * A query that declares none needs `read`; a mutation that declares none needs the strongest permission, so a
+ * forgotten declaration is never a hole (the role matrix test also fails on it). Then the read replica's routing.
+ */
 export const protectedProcedure = publicProcedure
-  .use(({ ctx, next }) => {
+  .use(({ ctx, meta, type, next }) => {
     if (!ctx.session) throw new AppError("unauthorized", "Your session has ended. Sign in again.");
-    const { organizationId, userId } = ctx.session;
-    return next({ ctx: { ...ctx, session: ctx.session, auth: { organizationId, userId } } });
+    const { organizationId, userId, role } = ctx.session;
+    assertAllowed({ role, scope: null }, meta?.permission ?? (type === "query" ? "read" : "manage-owners"));
+    return next({ ctx: { ...ctx, session: ctx.session, auth: { organizationId, userId, role } } });
   })
   .use(replicaReads);
+
+/** A console procedure that needs this permission. */
+export const allowed = (permission: TPermission) => protectedProcedure.meta({ permission });

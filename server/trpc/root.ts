@@ -14,6 +14,7 @@ import { redactionRouter } from "./routers/redaction.router.ts";
 import { transferRouter } from "./routers/transfer.router.ts";
 import { insightRouter } from "./routers/insight.router.ts";
 import { lifecycleRouter } from "./routers/lifecycle.router.ts";
+import { auditRouter } from "./routers/audit.router.ts";
 import { createCallerFactory, router } from "./init.ts";
 
 export const appRouter = router({
@@ -33,6 +34,7 @@ export const appRouter = router({
   transfer: transferRouter,
   insight: insightRouter,
   lifecycle: lifecycleRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button.tsx";
 import { Dialog } from "@/components/ui/dialog.tsx";
 import { ErrorState, FormError, LoadingState } from "@/components/ui/states.tsx";
 import { useTRPC } from "@/components/trpc/react.tsx";
+import { useCan } from "./permissions.tsx";
 
 export interface TraceRef {
   id: string;
@@ -16,7 +17,9 @@ export interface TraceRef {
 
 /** The button and its dialog. */
 export function AddToDatasetButton({ traces, size = "sm", label }: { traces: TraceRef[]; size?: "sm" | "md"; label?: string }) {
+  const canCurate = useCan("curate");
   const [open, setOpen] = useState(false);
+  if (!canCurate) return null;
   return (
     <>
       <Button variant="secondary" size={size} disabled={traces.length === 0} onClick={() => setOpen(true)}>

@@ -9,7 +9,7 @@ import { cn } from "@/components/ui/cn.ts";
 import { useTRPC } from "@/components/trpc/react.tsx";
 import { CONSOLE_NAV as NAV } from "./nav.ts";
 
-export function AppShell({ user, children }: { user: { email: string; organizationName: string }; children: ReactNode }) {
+export function AppShell({ user, children }: { user: { email: string; organizationName: string; role: string }; children: ReactNode }) {
   const pathname = usePathname();
   const trpc = useTRPC();
   const signOut = useMutation(trpc.session.signOut.mutationOptions({ onSettled: () => window.location.assign("/sign-in") }));
@@ -49,6 +49,7 @@ export function AppShell({ user, children }: { user: { email: string; organizati
           <p className="truncate text-xs text-zinc-600" title={user.email}>
             {user.email}
           </p>
+          <p className="text-xs text-zinc-500" data-testid="my-role">Role: {user.role}</p>
           <Button variant="ghost" size="sm" className="mt-1 -ml-2.5" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
             Sign out
           </Button>

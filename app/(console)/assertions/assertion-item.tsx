@@ -13,6 +13,7 @@ import { useTRPC } from "@/components/trpc/react.tsx";
 import { useInvalidateAssertions, type Assertion } from "./assertion-dialog.tsx";
 import { AssertionHistory } from "./assertion-history.tsx";
 import { StateBadge } from "./state-badge.tsx";
+import { useCan } from "../_components/permissions.tsx";
 
 export function AssertionItem({ assertion: a, onEdit, context }: { assertion: Assertion; onEdit?: () => void; context?: ReactNode }) {
   const trpc = useTRPC();
@@ -27,16 +28,17 @@ export function AssertionItem({ assertion: a, onEdit, context }: { assertion: As
   };
   const check = describeCheck(a.check);
   const [showHistory, setShowHistory] = useState(false);
+  const canCurate = useCan("curate");
   return (
     <li className="space-y-1.5 px-4 py-3" aria-label={`Assertion: ${a.assertion}`}>
       <div className="flex flex-wrap items-start justify-between gap-2">
         <p className="min-w-0 font-medium break-words text-zinc-900">{a.assertion}</p>
         {onEdit ? (
           <div className="flex shrink-0 gap-1.5">
-            <Button variant="secondary" size="sm" onClick={onEdit} aria-label={`Edit assertion: ${a.assertion}`}>Edit</Button>
+            {canCurate ? <Button variant="secondary" size="sm" onClick={onEdit} aria-label={`Edit assertion: ${a.assertion}`}>Edit</Button> : null}
             <Button variant="ghost" size="sm" onClick={() => setShowHistory(true)} aria-label={`History of assertion: ${a.assertion}`}>History</Button>
-            <Button variant="danger" size="sm" disabled={archive.isPending} onClick={confirmArchive} aria-label={`Archive assertion: ${a.assertion}`}>Archive</Button>
-            <Button variant="ghost" size="sm" disabled={remove.isPending} onClick={confirmDelete} aria-label={`Delete assertion: ${a.assertion}`}>Delete</Button>
+            {canCurate ? <Button variant="danger" size="sm" disabled={archive.isPending} onClick={confirmArchive} aria-label={`Archive assertion: ${a.assertion}`}>Archive</Button> : null}
+            {canCurate ? <Button variant="ghost" size="sm" disabled={remove.isPending} onClick={confirmDelete} aria-label={`Delete assertion: ${a.assertion}`}>Delete</Button> : null}
           </div>
         ) : null}
       </div>

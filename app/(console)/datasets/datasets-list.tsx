@@ -10,8 +10,10 @@ import { Field, Input, Textarea } from "@/components/ui/field.tsx";
 import { formatRelative } from "@/components/ui/format.ts";
 import { EmptyState, ErrorState, FormError, LoadingState } from "@/components/ui/states.tsx";
 import { useTRPC } from "@/components/trpc/react.tsx";
+import { useCan } from "../_components/permissions.tsx";
 
 export function DatasetsList() {
+  const canCurate = useCan("curate");
   const trpc = useTRPC();
   const datasets = useQuery(trpc.datasets.list.queryOptions({}));
   const [creating, setCreating] = useState(false);
@@ -21,7 +23,7 @@ export function DatasetsList() {
   for (const d of datasets.data.datasets) groups.set(d.traceFunctionKey, [...(groups.get(d.traceFunctionKey) ?? []), d]);
   return (
     <div className="space-y-6">
-      <div className="flex justify-end"><Button onClick={() => setCreating(true)}>New dataset</Button></div>
+      {canCurate ? <div className="flex justify-end"><Button onClick={() => setCreating(true)}>New dataset</Button></div> : null}
       {groups.size === 0 ? <Card><EmptyState title="No datasets yet">Create one, then add traces to it from its page.</EmptyState></Card> : null}
       {[...groups.entries()].map(([key, list]) => (
         <Card key={key}>

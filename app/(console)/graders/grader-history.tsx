@@ -12,10 +12,12 @@ import { ErrorState, FormError, LoadingState } from "@/components/ui/states.tsx"
 import { useTRPC } from "@/components/trpc/react.tsx";
 import type { RouterOutputs } from "@/components/trpc/types.ts";
 import type { Grader } from "./graders-list.tsx";
+import { useCan } from "../_components/permissions.tsx";
 
 type Version = RouterOutputs["graders"]["versions"]["versions"][number];
 
 export function GraderHistoryDialog({ grader, onClose }: { grader: Grader; onClose: () => void }) {
+  const canRevert = useCan("manage-graders");
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const history = useQuery(trpc.graders.versions.queryOptions({ id: grader.id }));
@@ -47,7 +49,7 @@ export function GraderHistoryDialog({ grader, onClose }: { grader: Grader; onClo
                       <Button size="sm" disabled={revert.isPending} onClick={() => revert.mutate({ id: grader.id, version: v.version })}>Confirm revert</Button>
                       <Button size="sm" variant="ghost" onClick={() => setConfirming(null)}>Cancel</Button>
                     </span>
-                  ) : <Button size="sm" variant="secondary" onClick={() => setConfirming(v.version)} aria-label={`Revert to version ${v.version}`}>Revert to this</Button>
+                  ) : !canRevert ? null : <Button size="sm" variant="secondary" onClick={() => setConfirming(v.version)} aria-label={`Revert to version ${v.version}`}>Revert to this</Button>
                 ) : null}
               </div>
               <p className="text-xs text-zinc-500">

@@ -12,10 +12,12 @@ import { useTRPC } from "@/components/trpc/react.tsx";
 import type { RouterOutputs } from "@/components/trpc/types.ts";
 import { GraderDialog } from "./grader-form.tsx";
 import { GraderHistoryDialog } from "./grader-history.tsx";
+import { useCan } from "../_components/permissions.tsx";
 
 export type Grader = RouterOutputs["graders"]["list"][number];
 
 export function GradersList() {
+  const canEdit = useCan("manage-graders");
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const graders = useQuery(trpc.graders.list.queryOptions({}));
@@ -30,7 +32,7 @@ export function GradersList() {
   const archive = (g: Grader) => save.mutate({ id: g.id, traceFunctionKey: g.traceFunctionKey, name: g.name, kind: g.kind, config: g.config, status: "archived" });
   return (
     <div className="space-y-4">
-      <div className="flex justify-end"><Button onClick={() => setEditing("new")}>New grader</Button></div>
+      {canEdit ? <div className="flex justify-end"><Button onClick={() => setEditing("new")}>New grader</Button></div> : null}
       <Card>
         {graders.isPending ? <LoadingState label="Loading graders" /> : graders.isError ? <ErrorState error={graders.error} onRetry={() => graders.refetch()} /> :
           graders.data.length === 0 ? <EmptyState title="No graders yet">Create a rule grader (for example “no span recorded an error”) or an LLM judge, then assign it to a dataset.</EmptyState> : (
@@ -43,11 +45,11 @@ export function GradersList() {
                   <p className="truncate text-xs text-zinc-500"><span className="font-mono">{g.traceFunctionKey}</span> · version {g.version} · {describeGrader(g)}</p>
                 </div>
                 <div className="flex gap-2">
-                  <Button variant="secondary" size="sm" onClick={() => setEditing(g)} aria-label={`Edit ${g.name}`}>Edit</Button>
+                  {canEdit ? <Button variant="secondary" size="sm" onClick={() => setEditing(g)} aria-label={`Edit ${g.name}`}>Edit</Button> : null}
                   <Button variant="ghost" size="sm" onClick={() => setHistoryOf(g)} aria-label={`History of ${g.name}`}>History</Button>
-                  {g.status === "active" ? <Button variant="danger" size="sm" disabled={save.isPending} onClick={() => archive(g)} aria-label={`Archive ${g.name}`}>Archive</Button> : null}
-                  <Button variant="ghost" size="sm" disabled={remove.isPending} aria-label={`Delete ${g.name}`}
-                    onClick={() => { if (window.confirm(`Delete grader "${g.name}"? It can be restored from Settings.`)) remove.mutate({ id: g.id }); }}>Delete</Button>
+                  {canEdit && g.status === "active" ? <Button variant="danger" size="sm" disabled={save.isPending} onClick={() => archive(g)} aria-label={`Archive ${g.name}`}>Archive</Button> : null}
+                  {canEdit ? <Button variant="ghost" size="sm" disabled={remove.isPending} aria-label={`Delete ${g.name}`}
+                    onClick={() => { if (window.confirm(`Delete grader "${g.name}"? It can be restored from Settings.`)) remove.mutate({ id: g.id }); }}>Delete</Button> : null}
                 </div>
               </li>
             ))}

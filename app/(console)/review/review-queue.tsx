@@ -13,10 +13,12 @@ import { Field, Select } from "@/components/ui/field.tsx";
 import { EmptyState, ErrorState, FormError, LoadingState } from "@/components/ui/states.tsx";
 import { useTRPC } from "@/components/trpc/react.tsx";
 import { PendingCard } from "./review-card.tsx";
+import { useCan } from "../_components/permissions.tsx";
 
 const isTextField = (el: EventTarget | null) => el instanceof HTMLElement && el.closest("input, textarea, select, [contenteditable=true]") !== null;
 
 export function ReviewQueue() {
+  const canCurate = useCan("curate");
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
@@ -128,12 +130,14 @@ export function ReviewQueue() {
         </Field>
       </Card>
       <div className="flex flex-wrap items-center gap-2 text-sm">
-        <Button size="sm" disabled={decide.isPending || items.length === 0} onClick={() => act("approved")}>
-          {selected.size ? `Approve ${selected.size} selected` : "Approve"} (A)
-        </Button>
-        <Button size="sm" variant="secondary" disabled={decide.isPending || items.length === 0} onClick={() => act("rejected")}>
-          {selected.size ? `Reject ${selected.size} selected` : "Reject"} (R)
-        </Button>
+        {canCurate ? <>
+          <Button size="sm" disabled={decide.isPending || items.length === 0} onClick={() => act("approved")}>
+            {selected.size ? `Approve ${selected.size} selected` : "Approve"} (A)
+          </Button>
+          <Button size="sm" variant="secondary" disabled={decide.isPending || items.length === 0} onClick={() => act("rejected")}>
+            {selected.size ? `Reject ${selected.size} selected` : "Reject"} (R)
+          </Button>
+        </> : null}
         <span className="text-xs text-zinc-500">J/K move · E edit · X select</span>
         <span role="status" aria-live="polite" className="text-xs text-zinc-600">{status}</span>
         {undoable ? <Button size="sm" variant="ghost" disabled={revert.isPending} onClick={() => void undoEdit(undoable.id)}>Undo the edit</Button> : null}

@@ -13,6 +13,7 @@ import { EmptyState, ErrorState, FormError, LoadingState } from "@/components/ui
 import { Switch } from "@/components/ui/switch.tsx";
 import { useTRPC } from "@/components/trpc/react.tsx";
 import type { RouterOutputs } from "@/components/trpc/types.ts";
+import { useCan } from "../_components/permissions.tsx";
 
 type Node = RouterOutputs["simPlan"]["nodes"][number];
 type Decided = RouterOutputs["simPlan"]["decide"];
@@ -75,6 +76,7 @@ function NodeRow({ node, onDecided }: { node: Node; onDecided: (node: Node, capt
     },
   }));
   const refused = decide.data?.refused[0];
+  const canDecide = useCan("manage-sim-plan");
   return (
     <li className="flex flex-wrap items-center justify-between gap-3 px-4 py-3" aria-label={`Node ${node.name}`}>
       <div className="min-w-0">
@@ -94,7 +96,7 @@ function NodeRow({ node, onDecided }: { node: Node; onDecided: (node: Node, capt
         <Switch
           label={`Capture content of ${node.name}`}
           checked={node.captureContent}
-          disabled={node.locked || decide.isPending}
+          disabled={!canDecide || node.locked || decide.isPending}
           onCheckedChange={(checked) => decide.mutate({ traceFunctionKey: node.traceFunctionKey, name: node.name, captureContent: checked })}
         />
       </div>

@@ -82,9 +82,9 @@ describe("console sessions", () => {
   it("checks the CSRF origin against Host, and against X-Forwarded-Host only behind a trusted proxy", async () => {
     const { token } = await tokenFor();
     const headers = { cookie: `reprise_session=${token}`, origin: "https://evil.example", "x-forwarded-host": "evil.example" };
-    expect((await mutate("apiKeys.create", { name: "forwarded-host" }, headers)).status).toBe(403);
+    expect((await mutate("apiKeys.create", { name: "forwarded-host", scope: "admin" }, headers)).status).toBe(403);
     await withTrustedProxy(async () => {
-      expect((await mutate("apiKeys.create", { name: "forwarded-host" }, headers)).status).toBe(200);
+      expect((await mutate("apiKeys.create", { name: "forwarded-host", scope: "admin" }, headers)).status).toBe(200);
     });
   });
 
@@ -147,15 +147,15 @@ describe("console sessions", () => {
   describe("CSRF", () => {
     it("refuses a mutation from another origin, even with a valid session", async () => {
       const caller = await createTestCaller({ token: (await tokenFor()).token, origin: "https://evil.example" });
-      await expect(caller.apiKeys.create({ name: "x" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+      await expect(caller.apiKeys.create({ name: "x", scope: "admin" })).rejects.toMatchObject({ code: "FORBIDDEN" });
       const keys = await db().prisma.apiKey.count({ where: { organizationId: org.organizationId, name: "x" } });
       expect(keys).toBe(0);
     });
 
     it("refuses a mutation without Origin unless the browser says same-origin", async () => {
       const { token } = await tokenFor();
-      await expect((await createTestCaller({ token, origin: null })).apiKeys.create({ name: "y" })).rejects.toMatchObject({ code: "FORBIDDEN" });
-      const res = await mutate("apiKeys.create", { name: "z" }, { cookie: `reprise_session=${token}`, origin: "", "sec-fetch-site": "same-origin" });
+      await expect((await createTestCaller({ token, origin: null })).apiKeys.create({ name: "y", scope: "admin" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+      const res = await mutate("apiKeys.create", { name: "z", scope: "admin" }, { cookie: `reprise_session=${token}`, origin: "", "sec-fetch-site": "same-origin" });
       expect(res.status).toBe(200);
     });
 

@@ -16,7 +16,7 @@ export const findLiveSessionByTokenHash = (db: DbClient, tokenHash: string, now:
     select: {
       id: true,
       lastSeenAt: true,
-      user: { select: { id: true, email: true, name: true, organizationId: true, organization: { select: { name: true } } } },
+      user: { select: { id: true, email: true, name: true, role: true, organizationId: true, organization: { select: { name: true } } } },
     },
   });
 

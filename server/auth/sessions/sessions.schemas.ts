@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ZEmail } from "../auth.schemas.ts";
+import type { TRole } from "../permissions.ts";
 
 // Sign-in takes any non-empty password: the length rule applies when a password is set, and telling
 // a person "too short" at sign-in would leak nothing useful but confuse them.
@@ -17,4 +18,6 @@ export interface TSessionUser {
   email: string;
   name: string | null;
   organizationName: string;
+  /** Read at every request, so a changed role applies at once. */
+  role: TRole;
 }

@@ -5,6 +5,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { AppError } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import { hashPassword, verifyPassword } from "../passwords.ts";
+import { isRole } from "../permissions.ts";
 import * as q from "./sessions.queries.ts";
 import type { TSessionUser, TSignInInput } from "./sessions.schemas.ts";
 import type { SignInLimiter } from "./sign-in-limiter.ts";
@@ -76,6 +77,7 @@ export async function getSessionUser(db: DbClient, token: string | null): Promis
     email: row.user.email,
     name: row.user.name,
     organizationName: row.user.organization.name,
+    role: isRole(row.user.role) ? row.user.role : "viewer",
   };
 }
 

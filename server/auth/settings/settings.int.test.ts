@@ -16,7 +16,7 @@ describe("settings procedures", () => {
   });
 
   it("creates a key that is shown once, works on the API, and is listed by prefix only", async () => {
-    const created = await caller.apiKeys.create({ name: "ci" });
+    const created = await caller.apiKeys.create({ name: "ci", scope: "admin" });
     expect(created.apiKey).toMatch(/^rp_/);
     expect((await call(getWhoami, { apiKey: created.apiKey })).body).toEqual({ organizationId: org.organizationId, userId: org.userId });
     const list = await caller.apiKeys.list();
@@ -35,7 +35,7 @@ describe("settings procedures", () => {
   });
 
   it("revokes a key: the API answers 401 afterwards, and revoking again is harmless", async () => {
-    const { id, apiKey } = await caller.apiKeys.create({ name: "short-lived" });
+    const { id, apiKey } = await caller.apiKeys.create({ name: "short-lived", scope: "admin" });
     await caller.apiKeys.revoke({ id });
     expect((await call(getWhoami, { apiKey })).status).toBe(401);
     await expect(caller.apiKeys.revoke({ id })).resolves.toMatchObject({ id, revoked: true });

@@ -5,6 +5,8 @@ const apiKeySelect = {
   id: true,
   name: true,
   prefix: true,
+  scope: true,
+  expiresAt: true,
   createdAt: true,
   lastUsedAt: true,
   revokedAt: true,
@@ -21,9 +23,9 @@ export const markApiKeyRevoked = (db: DbClient, organizationId: string, id: stri
   db.prisma.apiKey.updateMany({ where: { organizationId, id, revokedAt: null }, data: { revokedAt: at } });
 
 export const findUsersOfOrganization = (db: DbClient, organizationId: string) =>
-  db.prisma.user.findMany({ where: { organizationId }, select: { id: true, email: true, name: true, createdAt: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  db.prisma.user.findMany({ where: { organizationId }, select: { id: true, email: true, name: true, role: true, createdAt: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
 
 export const findUserIdByEmail = (db: DbClient, email: string) => db.prisma.user.findUnique({ where: { email }, select: { id: true } });
 
-export const insertUser = (db: DbClient, row: { id: string; organizationId: string; email: string; name: string | null; passwordHash: string }) =>
-  db.prisma.user.create({ data: row, select: { id: true, email: true, name: true, createdAt: true } });
+export const insertUser = (db: DbClient, row: { id: string; organizationId: string; email: string; name: string | null; passwordHash: string; role: string }) =>
+  db.prisma.user.create({ data: row, select: { id: true, email: true, name: true, role: true, createdAt: true } });

@@ -4,12 +4,14 @@ import { ZGetRerunQuery, ZRerunParams, ZStartRerunBody } from "./reruns.schemas.
 import { getRerun, startRerun } from "./reruns.service.ts";
 
 export const postRerunGraders = defineRoute({
+  permission: "replay",
   params: ZRerunParams,
   body: ZStartRerunBody,
   handler: async ({ db, auth, params, body }) => startRerun(db, auth.organizationId, params.id, body.graderIds),
 });
 
 export const getRerunGraders = defineRoute({
+  permission: "read",
   params: ZRerunParams,
   query: ZGetRerunQuery,
   handler: async ({ db, auth, params, query }) => getRerun(db, auth.organizationId, params.id, query.runId),

@@ -31,6 +31,7 @@ function toRow(organizationId: string, e: TSpanEvent, seq: number): TEventRow {
 }
 
 export const postNativeLogs = defineRoute({
+  permission: "ingest",
   body: "deferred",
   errors: otlpErrors,
   handler: ({ request, db, auth, body }) =>

@@ -15,6 +15,7 @@ import { loadLogEvents, remapStoredSpans } from "./remap.ts";
 import { nativeSpanId, toNativeItems } from "./to-items.ts";
 
 export const postNativeTraces = defineRoute({
+  permission: "ingest",
   body: "deferred",
   errors: otlpErrors,
   handler: ({ request, db, auth, body }) =>

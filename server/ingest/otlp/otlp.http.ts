@@ -38,6 +38,7 @@ export function carriersToItems(carriers: TCarrier[]): { items: TIngestItem[]; l
 }
 
 export const postOtlpTraces = defineRoute({
+  permission: "ingest",
   body: "deferred",
   errors: otlpErrors,
   handler: ({ request, db, auth, body }) =>

@@ -10,23 +10,27 @@ import { ZUuid } from "../../shared/schemas.ts";
 
 /** GET /api/sdk/modelPrices → {defaultsCompiledOn, prices} */
 export const listModelPrices = defineRoute({
+  permission: "read",
   handler: ({ db, auth }) => findPriceTable(db, auth.organizationId),
 });
 
 /** POST /api/sdk/modelPrices {id?, modelPattern, …} → {price}: a new price, or the next version of `id`. */
 export const postModelPrice = defineRoute({
+  permission: "manage-prices",
   body: ZPriceSave,
   handler: async ({ db, auth, body }) => ({ price: await savePrice(db, auth.organizationId, auth.userId, body) }),
 });
 
 /** GET /api/sdk/modelPrices/{id} → {versions} (newest first) */
 export const getModelPriceVersions = defineRoute({
+  permission: "read",
   params: ZPriceIdParams,
   handler: async ({ db, auth, params }) => ({ versions: await findPriceVersions(db, auth.organizationId, params.id) }),
 });
 
 /** DELETE /api/sdk/modelPrices/{id} → {deleted: true} (a new version; the earlier ones stay) */
 export const deleteModelPrice = defineRoute({
+  permission: "manage-prices",
   params: ZPriceIdParams,
   handler: async ({ db, auth, params }) => {
     await deletePrice(db, auth.organizationId, auth.userId, params.id);
@@ -36,6 +40,7 @@ export const deleteModelPrice = defineRoute({
 
 /** POST /api/sdk/modelPrices/{id}/restore {version} → {price} */
 export const restoreModelPrice = defineRoute({
+  permission: "manage-prices",
   params: ZPriceIdParams,
   body: ZPriceRestore,
   handler: async ({ db, auth, params, body }) => ({ price: await restorePriceVersion(db, auth.organizationId, auth.userId, params.id, body.version) }),
@@ -43,12 +48,14 @@ export const restoreModelPrice = defineRoute({
 
 /** GET /api/sdk/costs/unpriced?from&to[&model][&limit] → {models, spans} */
 export const listUnpricedSpans = defineRoute({
+  permission: "read",
   query: ZUnpricedQuery,
   handler: ({ db, auth, query }) => findUnpricedSpans(db, auth.organizationId, query),
 });
 
 /** POST /api/sdk/costs/recomputes {from, to} → 202 {recompute} */
 export const postRecompute = defineRoute({
+  permission: "manage-prices",
   body: ZRange,
   handler: async ({ db, auth, body }) =>
     json({ recompute: await startRecompute(db, auth.organizationId, auth.userId, body.from, body.to) }, { status: 202 }),
@@ -56,11 +63,13 @@ export const postRecompute = defineRoute({
 
 /** GET /api/sdk/costs/recomputes → {recomputes} (the latest 20) */
 export const listRecomputes = defineRoute({
+  permission: "read",
   handler: async ({ db, auth }) => ({ recomputes: await findRecomputes(db, auth.organizationId) }),
 });
 
 /** GET /api/sdk/costs/recomputes/{id} → {recompute} */
 export const getRecomputeRoute = defineRoute({
+  permission: "read",
   params: z.object({ id: ZUuid }),
   handler: async ({ db, auth, params }) => ({ recompute: await getRecompute(db, auth.organizationId, params.id) }),
 });

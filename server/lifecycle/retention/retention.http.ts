@@ -9,11 +9,13 @@ import { getTracePin, setTracePin } from "./retention.service.ts";
 
 /** GET /api/sdk/settings/retention → {retentionDays, changes} */
 export const getRetentionRoute = defineRoute({
+  permission: "read",
   handler: ({ db, auth }) => getRetention(db, auth.organizationId),
 });
 
 /** PUT /api/sdk/settings/retention {retentionDays: whole days ≥ 1 | null} → {retentionDays, changes} */
 export const putRetentionRoute = defineRoute({
+  permission: "manage-retention",
   body: ZSetRetentionBody,
   handler: ({ db, auth, body }) => {
     // A retention period deletes data: the same permission as a delete.
@@ -24,12 +26,14 @@ export const putRetentionRoute = defineRoute({
 
 /** GET /api/sdk/traces/{traceId}/pin → {traceId, pinned, pinnedAt, pinnedByUserId} */
 export const getPinRoute = defineRoute({
+  permission: "read",
   params: ZTraceIdParams,
   handler: ({ db, auth, params }) => getTracePin(db, auth.organizationId, params.traceId),
 });
 
 /** PUT /api/sdk/traces/{traceId}/pin {pinned} → {traceId, pinned, pinnedAt, pinnedByUserId} */
 export const putPinRoute = defineRoute({
+  permission: "curate",
   params: ZTraceIdParams,
   body: ZPinBody,
   handler: ({ db, auth, params, body }) => setTracePin(db, auth, params.traceId, body.pinned),

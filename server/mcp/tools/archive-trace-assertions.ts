@@ -4,6 +4,7 @@ import { defineTool } from "../tool.ts";
 
 export const archiveTraceAssertionsTool = defineTool({
   name: "archive_trace_assertions",
+  permission: "curate",
   description:
     "Archive 1–50 assertions of a trace (hidden from every read, kept for audit). All or nothing: one unknown, archived or other trace's id fails the call and names it.",
   input: { traceId: zId, assertionIds: zIds(50).describe("Assertion ids (1–50).") },

@@ -6,6 +6,7 @@ import { defineTool } from "../tool.ts";
 
 export const saveAssertionCategoryTool = defineTool({
   name: "save_assertion_category",
+  permission: "curate",
   description: "Create an assertion category (title, description?) or edit one by id. Categories are organization-wide.",
   input: { id: zId.optional(), title: zText(200).min(1), description: zText(10_000).optional().describe("\"\" clears.") },
   run: async (args, { db, auth }) => {
@@ -16,6 +17,7 @@ export const saveAssertionCategoryTool = defineTool({
 
 export const listAssertionCategoriesTool = defineTool({
   name: "list_assertion_categories",
+  permission: "read",
   description: "The organization's assertion categories with how many assertions each has.",
   input: {},
   readOnly: true,
@@ -27,6 +29,7 @@ export const listAssertionCategoriesTool = defineTool({
 
 export const getAssertionCategoryTool = defineTool({
   name: "get_assertion_category",
+  permission: "read",
   description: "One assertion category.",
   input: { id: zId },
   readOnly: true,
@@ -38,6 +41,7 @@ export const getAssertionCategoryTool = defineTool({
 
 export const deleteAssertionCategoryTool = defineTool({
   name: "delete_assertion_category",
+  permission: "curate",
   description: "Delete an assertion category; its assertions become uncategorized.",
   input: { id: zId },
   run: async ({ id }, { db, auth }) => {

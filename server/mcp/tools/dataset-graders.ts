@@ -5,6 +5,7 @@ import { defineTool } from "../tool.ts";
 
 export const addGradersToDatasetTool = defineTool({
   name: "add_graders_to_dataset",
+  permission: "curate",
   description: "Assign 1–100 graders to a dataset. Graders of another trace function or organization are skipped.",
   input: { datasetId: zId, graderIds: zIds(100) },
   run: async ({ datasetId, graderIds }, { db, auth }) => {
@@ -20,6 +21,7 @@ export const addGradersToDatasetTool = defineTool({
 
 export const removeGradersFromDatasetTool = defineTool({
   name: "remove_graders_from_dataset",
+  permission: "curate",
   description: "Unassign 1–100 graders from a dataset (the graders themselves are kept).",
   input: { datasetId: zId, graderIds: zIds(100) },
   run: async ({ datasetId, graderIds }, { db, auth }) => {

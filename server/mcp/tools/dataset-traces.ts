@@ -5,6 +5,7 @@ import { defineTool } from "../tool.ts";
 
 export const addTracesToDatasetTool = defineTool({
   name: "add_traces_to_dataset",
+  permission: "curate",
   description: "Add 1–100 traces to a dataset. Traces of another trace function or organization are skipped; members already present are reported.",
   input: { datasetId: zId, traceIds: zIds(100) },
   run: async ({ datasetId, traceIds }, { db, auth }) => {
@@ -20,6 +21,7 @@ export const addTracesToDatasetTool = defineTool({
 
 export const removeTracesFromDatasetTool = defineTool({
   name: "remove_traces_from_dataset",
+  permission: "curate",
   description: "Remove 1–100 traces from a dataset (the traces themselves are kept).",
   input: { datasetId: zId, traceIds: zIds(100) },
   run: async ({ datasetId, traceIds }, { db, auth }) => {

@@ -11,6 +11,7 @@ const attachedText = (what: string, id: string, graderIds: string[]): ToolResult
 function experimentTool(name: string, verb: "add" | "remove") {
   return defineTool({
     name,
+    permission: "curate",
     description: `${verb === "add" ? "Attach" : "Detach"} graders ${verb === "add" ? "to" : "from"} an experiment (active graders of its trace function); rerun_graders_on_experiment runs them.`,
     input: { ...experimentArgs, graderIds: zIds(100) },
     run: async (args, { db, auth }) => {
@@ -25,6 +26,7 @@ function experimentTool(name: string, verb: "add" | "remove") {
 function groupTool(name: string, verb: "add" | "remove") {
   return defineTool({
     name,
+    permission: "curate",
     description: `${verb === "add" ? "Attach" : "Detach"} graders ${verb === "add" ? "to" : "from"} an experiment group; rerun_graders_on_experiment with experimentGroupId runs them over the group.`,
     input: { experimentGroupId: zId, graderIds: zIds(100) },
     run: async (args, { db, auth }) => {

@@ -7,6 +7,7 @@ import { defineTool, toolError } from "../tool.ts";
 
 export const saveExperimentGroupTool = defineTool({
   name: "save_experiment_group",
+  permission: "replay",
   aliases: ["create_experiment_group"],
   description:
     "Create an experiment group from 1–100 experiments (experimentIds; you may choose its id), or edit a group's name or notes (experimentGroupId with name and/or notes, no experimentIds).",
@@ -26,6 +27,7 @@ export const saveExperimentGroupTool = defineTool({
 
 export const listExperimentGroupsTool = defineTool({
   name: "list_experiment_groups",
+  permission: "read",
   description: "The organization's experiment groups, newest first.",
   input: { limit: zInt(1, 100).optional() },
   readOnly: true,
@@ -37,6 +39,7 @@ export const listExperimentGroupsTool = defineTool({
 
 export const getExperimentGroupTool = defineTool({
   name: "get_experiment_group",
+  permission: "read",
   description: "One experiment group with its experiments (newest first).",
   input: { experimentGroupId: zId.optional(), id: z.string().optional() },
   readOnly: true,

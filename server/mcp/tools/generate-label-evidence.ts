@@ -4,6 +4,7 @@ import { defineTool, toolError } from "../tool.ts";
 
 export const generateLabelEvidenceTool = defineTool({
   name: "generate_label_evidence",
+  permission: "label",
   description:
     "Find span evidence on a trace for one of its assertions with the server's judge model: items {spanId, text, spanName, spanType}. The evidence joins " +
     "the trace's current agent verdict on that assertion while it awaits validation; otherwise pass it as evidence to save_agent_labels.",

@@ -6,6 +6,7 @@ import { defineTool, toolError } from "../tool.ts";
 
 export const generateTraceAssertionsTool = defineTool({
   name: "generate_trace_assertions",
+  permission: "curate",
   description:
     "Draft assertions for an ORIGINAL trace with the server's judge model and save them awaiting review. A trace that already has drafts awaiting " +
     "review gets them back; regenerate: true replaces them. Needs a model configured on the server (OPENAI_API_KEY or OPENAI_BASE_URL).",

@@ -3,6 +3,7 @@ import { defineTool } from "../tool.ts";
 
 export const getApiKeyContextTool = defineTool({
   name: "get_api_key_context",
+  permission: "account",
   description: "Which organization and user the API key acts as: everything the tools read and write belongs to that organization.",
   input: {},
   readOnly: true,

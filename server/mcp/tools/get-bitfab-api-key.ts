@@ -2,6 +2,7 @@ import { defineTool } from "../tool.ts";
 
 export const getBitfabApiKeyTool = defineTool({
   name: "get_bitfab_api_key",
+  permission: "account",
   aliases: ["get_simforge_api_key"],
   description: "The API key this session authenticated with, and the environment variables an instrumented app reads it from.",
   input: {},

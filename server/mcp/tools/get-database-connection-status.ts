@@ -2,6 +2,7 @@ import { defineTool } from "../tool.ts";
 
 export const getDatabaseConnectionStatusTool = defineTool({
   name: "get_database_connection_status",
+  permission: "account",
   description: "Whether an application database is connected for snapshots on replay: one of connected, checking, failed, none.",
   input: {},
   readOnly: true,

@@ -5,6 +5,7 @@ import { defineTool, toolError } from "../tool.ts";
 
 export const getExperimentTool = defineTool({
   name: "get_experiment",
+  permission: "read",
   description: "One experiment: name, notes, git state, group, totals, the change against the originals (fixed/regressed/…), per-grader pass rates and per-assertion results with evidence.",
   input: { ...experimentArgs },
   readOnly: true,

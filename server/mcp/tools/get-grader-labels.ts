@@ -5,6 +5,7 @@ import { defineTool } from "../tool.ts";
 
 export const getGraderLabelsTool = defineTool({
   name: "get_grader_labels",
+  permission: "read",
   aliases: ["read_grader_labels"],
   description: "Verdicts of the automated graders: every grader's verdict on the given traces, or one grader's most recent verdicts (newest first).",
   input: {

@@ -8,6 +8,7 @@ import { defineTool, toolError } from "../tool.ts";
 const DAY = 86_400_000;
 
 export const getInsightsTool = defineTool({
+  permission: "read",
   name: "get_insights",
   description:
     "The dashboard's aggregates over a time range, for all or one trace function: traces, errors, latency p50/p95/p99, cost " +

@@ -4,6 +4,7 @@ import { defineTool, toolError } from "../tool.ts";
 
 export const getReplayStatusTool = defineTool({
   name: "get_replay_status",
+  permission: "read",
   description: "An experiment's status, how many replay traces the server stored, and the map from each local (SDK) replay trace id to the server's trace id.",
   input: { ...experimentArgs },
   readOnly: true,

@@ -8,6 +8,7 @@ const zOccurrence = z.union([z.enum(["first", "last"]), fromJsonText(z.number().
 
 export const getSpanFieldTool = defineTool({
   name: "get_span_field",
+  permission: "read",
   aliases: ["read_span_field"],
   description:
     "One field of one span, whole or up to maxChars: the span by spanId (the [ID: …] of get_traces), or by name and occurrence (first, last or a 0-based index). " +

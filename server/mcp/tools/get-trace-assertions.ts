@@ -5,6 +5,7 @@ import { defineTool } from "../tool.ts";
 
 export const getTraceAssertionsTool = defineTool({
   name: "get_trace_assertions",
+  permission: "read",
   description:
     "The approved assertions of 1–100 traces, one line each: `[ID: <uuid>] checks <target>: <assertion>` with pass/fail criteria, human note, " +
     "assignee and category. Call it on the ORIGINAL traces before judging a replay, and write one verdict per assertion (save_agent_labels with assertionId). " +

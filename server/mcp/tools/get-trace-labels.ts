@@ -5,6 +5,7 @@ import { defineTool } from "../tool.ts";
 
 export const getTraceLabelsTool = defineTool({
   name: "get_trace_labels",
+  permission: "read",
   aliases: ["read_trace_labels"],
   description: "Current verdicts of 1–100 traces: the whole-trace label (PASS/FAIL, source, validated), its annotation, and one line per assertion.",
   input: { traceIds: zIds(100).describe("Trace ids (1–100).") },

@@ -6,6 +6,7 @@ import { defineTool } from "../tool.ts";
 
 export const getTracesTool = defineTool({
   name: "get_traces",
+  permission: "read",
   aliases: ["read_traces"],
   description:
     "Read 1–10 traces: key, status, environment, duration, tokens, model, label and annotation, root input and output, and every span " +

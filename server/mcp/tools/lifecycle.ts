@@ -9,6 +9,7 @@ import { fromJsonText, zBool, zId, zIds, zInt, zText } from "../args.ts";
 import { defineTool } from "../tool.ts";
 
 export const deleteTracesTool = defineTool({
+  permission: "delete-data",
   name: "delete_traces",
   description:
     "Delete traces with everything that hangs from them (spans, labels, assertions, dataset membership), at once and for good. Name exactly one of: traceIds; filter (the trace list's filter: traceFunctionKey, status, search, labelState, kind, startedFrom, startedTo) — call first with dryRun true for the count, then again with confirmCount equal to it; sessionId (every trace of that session); userId (every trace whose metadata names that user under metadataKey, default userId).",
@@ -33,6 +34,7 @@ export const deleteTracesTool = defineTool({
 });
 
 export const deleteDatasetTool = defineTool({
+  permission: "delete-data",
   name: "delete_dataset",
   description: "Delete a dataset with its membership and grader assignments. Its traces are never deleted.",
   input: { datasetId: zId },
@@ -43,6 +45,7 @@ export const deleteDatasetTool = defineTool({
 });
 
 export const deleteGraderTool = defineTool({
+  permission: "delete-data",
   name: "delete_grader",
   description: "Delete a grader. A tombstone keeps it: restore_deleted with the tombstone id brings it back with its history.",
   input: { graderId: zId },
@@ -53,6 +56,7 @@ export const deleteGraderTool = defineTool({
 });
 
 export const deleteAssertionTool = defineTool({
+  permission: "delete-data",
   name: "delete_assertion",
   description: "Delete an assertion with its versions and verdicts. A tombstone keeps it: restore_deleted with the tombstone id brings it back.",
   input: { assertionId: zId },
@@ -63,6 +67,7 @@ export const deleteAssertionTool = defineTool({
 });
 
 export const listDeletedTool = defineTool({
+  permission: "read",
   name: "list_deleted",
   description: "Deleted graders and assertions that can still be restored, newest first.",
   input: { kind: z.enum(["grader", "assertion"]).optional() },
@@ -75,6 +80,7 @@ export const listDeletedTool = defineTool({
 });
 
 export const restoreDeletedTool = defineTool({
+  permission: "delete-data",
   name: "restore_deleted",
   description: "Restore a deleted grader or assertion by its tombstone id (list_deleted lists them).",
   input: { id: zId },

@@ -5,6 +5,7 @@ import { defineTool } from "../tool.ts";
 
 export const listDatasetsTool = defineTool({
   name: "list_datasets",
+  permission: "read",
   description: "The datasets of a trace function (all of them when no key is given): name, id, trace count and graders, most recently updated first.",
   input: { traceFunctionKey: zText(500).min(1).optional() },
   readOnly: true,

@@ -5,6 +5,7 @@ import { defineTool, toolError } from "../tool.ts";
 
 export const listExperimentTracesTool = defineTool({
   name: "list_experiment_traces",
+  permission: "read",
   aliases: ["get_experiment_traces"],
   description: "Every replay trace of an experiment with its original: fixed, regressed, still-passing, still-failing or unpaired, and the tokens of both.",
   input: { ...experimentArgs },

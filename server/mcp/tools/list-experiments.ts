@@ -4,6 +4,7 @@ import { defineTool } from "../tool.ts";
 
 export const listExperimentsTool = defineTool({
   name: "list_experiments",
+  permission: "read",
   description: "Experiments (replay runs), newest first: of a trace function, a dataset or a git branch, or the organization's most recent ones with no filter. Each with status, counts and graders.",
   input: {
     traceFunctionKey: zText(1000).min(1).optional(),

@@ -5,6 +5,7 @@ import { defineTool } from "../tool.ts";
 
 export const listGradersTool = defineTool({
   name: "list_graders",
+  permission: "read",
   description: "The graders of a trace function (active ones unless includeArchived), optionally those whose name contains searchQuery; pages of limit with a cursor.",
   input: {
     traceFunctionKey: zText(500).min(1),

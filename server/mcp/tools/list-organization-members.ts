@@ -3,6 +3,7 @@ import { defineTool } from "../tool.ts";
 
 export const listOrganizationMembersTool = defineTool({
   name: "list_organization_members",
+  permission: "account",
   description: "The members of the key's organization: name and email.",
   input: {},
   readOnly: true,

@@ -3,6 +3,7 @@ import { defineTool } from "../tool.ts";
 
 export const listOrganizationsTool = defineTool({
   name: "list_organizations",
+  permission: "account",
   description: "The organizations this API key can act in. A Reprise key belongs to exactly one organization; use a key of another organization to work there.",
   input: {},
   readOnly: true,

@@ -3,6 +3,7 @@ import { defineTool } from "../tool.ts";
 
 export const listTraceFunctionsTool = defineTool({
   name: "list_trace_functions",
+  permission: "read",
   description: "The trace functions of the organization (the traceFunctionKey of its traces), with trace count and last activity, most recent first.",
   input: {},
   readOnly: true,

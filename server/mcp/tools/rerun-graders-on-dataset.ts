@@ -13,6 +13,7 @@ function runText(run: TGraderRerun, joined: boolean, waitedS: number): string {
 
 export const rerunGradersOnDatasetTool = defineTool({
   name: "rerun_graders_on_dataset",
+  permission: "replay",
   description:
     "Re-run graders (default: every grader assigned to the dataset) over every trace of a dataset, waiting up to 90 s for the result. " +
     "Calling again with the same arguments reports the running job instead of starting another.",

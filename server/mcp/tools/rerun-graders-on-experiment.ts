@@ -5,6 +5,7 @@ import { defineTool, toolError } from "../tool.ts";
 
 export const rerunGradersOnExperimentTool = defineTool({
   name: "rerun_graders_on_experiment",
+  permission: "replay",
   description:
     "Re-run graders (default: every grader attached to the experiment and its group) over the experiment's replay traces, or with experimentGroupId over " +
     "every replay trace of the group, waiting up to 90 s. Calling again with the same arguments reports the running job.",

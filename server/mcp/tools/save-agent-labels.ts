@@ -26,6 +26,7 @@ const zEntry = fromJsonText(
 
 export const saveAgentLabelsTool = defineTool({
   name: "save_agent_labels",
+  permission: "label",
   aliases: ["update_agent_labels"],
   description:
     "Record agent verdicts (1–200): direct ({traceId, label, annotation}) or replay lineage (experimentId + {originalTraceId, attempt?}); " +

@@ -7,6 +7,7 @@ import { defineTool } from "../tool.ts";
 
 export const saveDatasetTool = defineTool({
   name: "save_dataset",
+  permission: "curate",
   aliases: ["create_dataset"],
   description: "Create a dataset of one trace function, or update the one with the same name (upsert by traceFunctionKey and name). An omitted description is kept; \"\" clears it.",
   input: {

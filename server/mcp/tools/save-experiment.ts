@@ -5,6 +5,7 @@ import { defineTool, toolError } from "../tool.ts";
 
 export const saveExperimentTool = defineTool({
   name: "save_experiment",
+  permission: "replay",
   description: "Name an experiment (replay run), write its notes, or move it into an experiment group (a new group id creates the group; null takes it out).",
   input: {
     ...experimentArgs,

@@ -6,6 +6,7 @@ import { defineTool, toolError } from "../tool.ts";
 
 export const saveGraderTool = defineTool({
   name: "save_grader",
+  permission: "manage-graders",
   aliases: ["create_grader"],
   description:
     "Create or edit an LLM-judge grader. With graderId it edits that grader; otherwise a grader with the same name on the same trace function is updated, " +
@@ -22,7 +23,7 @@ export const saveGraderTool = defineTool({
     model: zText(200).min(1).optional(),
   },
   run: async (args, { db, auth }) => {
-    const result = await saveJudgeGrader(db, auth.organizationId, { userId: auth.userId, via: "mcp", tool: "save_grader" }, args);
+    const result = await saveJudgeGrader(db, auth.organizationId, { userId: auth.userId, via: "mcp", tool: "save_grader", apiKeyId: auth.apiKeyId }, args);
     if (!result.ok) return toolError(result.reason);
     return { text: graderSavedText(result.saved, result.previous), data: { ...result.saved, fields: result.fields } };
   },

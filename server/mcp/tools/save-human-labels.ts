@@ -19,6 +19,7 @@ const zEntry = fromJsonText(
 
 export const saveHumanLabelsTool = defineTool({
   name: "save_human_labels",
+  permission: "label",
   aliases: ["set_human_labels"],
   description:
     "Record verdicts a person decided (1–200), validated at once. All or nothing: a trace outside the organization, the same target twice, " +

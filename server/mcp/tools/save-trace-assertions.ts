@@ -35,6 +35,7 @@ const orNull = (v: string | null | undefined) => (v === "" ? null : v);
 
 export const saveTraceAssertionsTool = defineTool({
   name: "save_trace_assertions",
+  permission: "curate",
   description:
     "Add or edit 1–50 assertions on an ORIGINAL trace (a replay id is refused). New assertions are saved awaiting review (a person approves them " +
     "in the console before replays judge them); approvalState is refused on a new one. Rewording, or changing the target, criteria or category, " +

@@ -19,6 +19,7 @@ const zCallerMetadata = fromJsonText(
 
 export const searchTracesTool = defineTool({
   name: "search_traces",
+  permission: "read",
   description:
     "Find traces of one trace function, newest first, with status, timestamps, duration, tokens, model, current verdict and an output preview (never the inputs). " +
     "Failing traces are the validated ones labelled FAIL: validated: true, labelResult: false.",

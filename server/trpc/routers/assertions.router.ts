@@ -4,7 +4,7 @@ import { z } from "zod";
 import { notFound } from "../../errors.ts";
 import { findSpanNames } from "../../trace-view/trace-view.service.ts";
 import { ZUuid, zText } from "../../shared/schemas.ts";
-import { protectedProcedure, router } from "../init.ts";
+import { allowed, protectedProcedure, router } from "../init.ts";
 import { ZApprovalState, ZSaveAssertion } from "../../assertions/assertions.schemas.ts";
 import { findAssertionHistory, revertAssertion } from "../../assertions/versions/versions.service.ts";
 import { archiveAssertions, getTraceAssertions, saveAssertions } from "../../assertions/assertions.service.ts";
@@ -57,18 +57,18 @@ export const assertionsRouter = router({
     .query(({ ctx, input }) => findAssertionHistory(ctx.db, ctx.auth.organizationId, input.assertionId)),
 
   /** Restores an earlier version (what it said until now becomes a version in turn, so this is undoable). */
-  revert: protectedProcedure
+  revert: allowed("curate")
     .input(z.object({ assertionId: ZUuid, version: z.number().int().min(1) }))
     .mutation(({ ctx, input }) => revertAssertion(ctx.db, ctx.auth, input)),
 
   /** Adds (no id) or edits (id) one assertion of a trace; the user is the author of a new one. */
-  save: protectedProcedure.input(ZSaveInput).mutation(async ({ ctx, input }) => {
+  save: allowed("curate").input(ZSaveInput).mutation(async ({ ctx, input }) => {
     if (input.assertion.id) await requireOwnAssertions(ctx.db, ctx.auth.organizationId, input.traceId, [input.assertion.id]);
     const { assertions } = await saveAssertions(ctx.db, ctx.auth, { updates: [{ traceId: input.traceId, assertions: [input.assertion] }], source: "human" }, "person");
     return assertions[0]!;
   }),
 
-  archive: protectedProcedure
+  archive: allowed("curate")
     .input(z.object({ traceId: ZUuid, assertionIds: z.array(ZUuid).min(1).max(100) }))
     .mutation(async ({ ctx, input }) => {
       await requireOwnAssertions(ctx.db, ctx.auth.organizationId, input.traceId, input.assertionIds);

@@ -1,6 +1,6 @@
 // datasets.*: the console's datasets page, wiring over the dataset services (the same functions as REST).
 import { z } from "zod";
-import { protectedProcedure, router } from "../init.ts";
+import { allowed, protectedProcedure, router } from "../init.ts";
 import { getRerunWithResults, startRerun } from "../../grading/reruns/reruns.service.ts";
 import { ZUuid } from "../../shared/schemas.ts";
 import {
@@ -45,26 +45,26 @@ export const datasetsRouter = router({
     .query(({ ctx, input }) => findDatasetIdsOfTraces(ctx.db, ctx.auth.organizationId, input.traceIds)),
 
   /** "New dataset": refuses a name the trace function already has (CONFLICT), unlike REST's upsert. */
-  create: protectedProcedure.input(ZUpsertDatasetBody).mutation(({ ctx, input }) => createDataset(ctx.db, ctx.auth.organizationId, input)),
+  create: allowed("curate").input(ZUpsertDatasetBody).mutation(({ ctx, input }) => createDataset(ctx.db, ctx.auth.organizationId, input)),
 
   /** Edit: upsert by trace function + name (the edit dialog keeps both fixed and changes the description). */
-  save: protectedProcedure.input(ZUpsertDatasetBody).mutation(({ ctx, input }) => upsertDataset(ctx.db, ctx.auth.organizationId, input)),
+  save: allowed("curate").input(ZUpsertDatasetBody).mutation(({ ctx, input }) => upsertDataset(ctx.db, ctx.auth.organizationId, input)),
 
-  addTraces: protectedProcedure
+  addTraces: allowed("curate")
     .input(ZDatasetRef.extend({ traceIds: ZIds }))
     .mutation(({ ctx, input }) => addDatasetTraces(ctx.db, ctx.auth.organizationId, input.id, input.traceIds)),
-  removeTraces: protectedProcedure
+  removeTraces: allowed("curate")
     .input(ZDatasetRef.extend({ traceIds: ZIds }))
     .mutation(({ ctx, input }) => removeDatasetTraces(ctx.db, ctx.auth.organizationId, input.id, input.traceIds)),
-  addGraders: protectedProcedure
+  addGraders: allowed("curate")
     .input(ZDatasetRef.extend({ graderIds: ZIds }))
     .mutation(({ ctx, input }) => addDatasetGraders(ctx.db, ctx.auth.organizationId, input.id, input.graderIds)),
-  removeGraders: protectedProcedure
+  removeGraders: allowed("curate")
     .input(ZDatasetRef.extend({ graderIds: ZIds }))
     .mutation(({ ctx, input }) => removeDatasetGraders(ctx.db, ctx.auth.organizationId, input.id, input.graderIds)),
 
   /** Re-runs the dataset's graders over its traces (POST …/rerunGraders); the page polls `rerun` for progress. */
-  startRerun: protectedProcedure
+  startRerun: allowed("replay")
     .input(ZDatasetRef.extend({ graderIds: ZIds.optional() }))
     .mutation(({ ctx, input }) => startRerun(ctx.db, ctx.auth.organizationId, input.id, input.graderIds)),
   rerun: protectedProcedure

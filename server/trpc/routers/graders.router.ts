@@ -1,7 +1,7 @@
 // graders.*: the console's graders page, wiring over graders.service.ts (the same functions as REST). Every
 // write is a version attributed to the signed-in user through the console.
 import { z } from "zod";
-import { protectedProcedure, router } from "../init.ts";
+import { allowed, protectedProcedure, router } from "../init.ts";
 import { getEnv } from "../../env.ts";
 import { isJudgeConfigured } from "../../grading/judge.ts";
 import { ZRevertGraderBody, ZSaveGraderBody } from "../../graders/graders.schemas.ts";
@@ -15,10 +15,10 @@ export const gradersRouter = router({
     .query(({ ctx, input }) => findGraders(ctx.db, ctx.auth.organizationId, input.traceFunctionKey)),
 
   /** "New grader": refuses a name the trace function already has (CONFLICT). */
-  create: protectedProcedure.input(ZSaveGraderBody).mutation(({ ctx, input }) => createGrader(ctx.db, ctx.auth.organizationId, viaConsole(ctx.auth), input)),
+  create: allowed("manage-graders").input(ZSaveGraderBody).mutation(({ ctx, input }) => createGrader(ctx.db, ctx.auth.organizationId, viaConsole(ctx.auth), input)),
 
   /** Edit (id) as a new version, or create without one; archiving is an edit to status "archived". */
-  save: protectedProcedure.input(ZSaveGraderBody).mutation(({ ctx, input }) => saveGrader(ctx.db, ctx.auth.organizationId, viaConsole(ctx.auth), input)),
+  save: allowed("manage-graders").input(ZSaveGraderBody).mutation(({ ctx, input }) => saveGrader(ctx.db, ctx.auth.organizationId, viaConsole(ctx.auth), input)),
 
   /** The grader's history, newest first. */
   versions: protectedProcedure
@@ -26,7 +26,7 @@ export const gradersRouter = router({
     .query(({ ctx, input }) => findGraderVersions(ctx.db, ctx.auth.organizationId, input.id)),
 
   /** A new version equal to an old one. */
-  revert: protectedProcedure
+  revert: allowed("manage-graders")
     .input(ZRevertGraderBody.extend({ id: z.uuid() }))
     .mutation(({ ctx, input }) => revertGrader(ctx.db, ctx.auth.organizationId, viaConsole(ctx.auth), input.id, input.version)),
 

@@ -2,7 +2,7 @@
 // POST /api/sdk/traces/labels/human; clearing is the `{archive: true}` write of POST /api/sdk/traces/labels;
 // approving or rejecting an agent verdict is console-only (server/verdicts).
 import { z } from "zod";
-import { protectedProcedure, router } from "../init.ts";
+import { allowed, protectedProcedure, router } from "../init.ts";
 import { ZUuid } from "../../shared/schemas.ts";
 import { getTrace } from "../../traces/traces.service.ts";
 import { findVerdictRecords, reviewAgentVerdict, undoHumanVerdict } from "../../labels/verdicts.service.ts";
@@ -12,7 +12,7 @@ import { findVerdictHistory } from "../../labels/verdict-history.service.ts";
 const ZTarget = z.object({ traceId: ZUuid, assertionId: ZUuid.nullable().default(null) });
 
 export const labelsRouter = router({
-  saveHuman: protectedProcedure
+  saveHuman: allowed("label")
     .input(ZTarget.extend({ label: z.boolean(), annotation: z.string().max(20_000).nullable().optional() }))
     .mutation(async ({ ctx, input }) => {
       // The console addresses one trace it showed: another organization's is NOT_FOUND, as everywhere in
@@ -25,11 +25,11 @@ export const labelsRouter = router({
     }),
 
   /** Undo of the labelling queue: the verdict it just recorded, which must still be current (else CONFLICT). */
-  undo: protectedProcedure
+  undo: allowed("label")
     .input(z.object({ id: ZUuid }))
     .mutation(({ ctx, input }) => undoHumanVerdict(ctx.db, ctx.auth, input.id)),
 
-  clear: protectedProcedure
+  clear: allowed("label")
     .input(ZTarget)
     .mutation(({ ctx, input }) =>
       saveAgentLabels(ctx.db, ctx.auth, { labels: [{ traceId: input.traceId, assertionId: input.assertionId, archive: true }], testRunId: undefined }),
@@ -40,7 +40,7 @@ export const labelsRouter = router({
     .input(z.object({ traceId: ZUuid }))
     .query(({ ctx, input }) => findVerdictHistory(ctx.db, ctx.auth.organizationId, input.traceId)),
 
-  review: protectedProcedure
+  review: allowed("label")
     .input(ZTarget.extend({ approve: z.boolean() }))
     .mutation(({ ctx, input }) => reviewAgentVerdict(ctx.db, ctx.auth, input)),
 });

@@ -10,15 +10,15 @@ import { assertMayDelete } from "../../lifecycle/may-delete.ts";
 import { getTracePin, setTracePin } from "../../lifecycle/retention/retention.service.ts";
 import { ZUuid } from "../../shared/schemas.ts";
 import { ZTraceQueueInput } from "../../trace-view/trace-view.schemas.ts";
-import { protectedProcedure, router } from "../init.ts";
+import { allowed, protectedProcedure, router } from "../init.ts";
 
 const ZRef = z.object({ id: ZUuid });
 
 export const lifecycleRouter = router({
-  deleteTrace: protectedProcedure.input(ZRef).mutation(({ ctx, input }) => deleteTrace(ctx.db, ctx.auth, input.id)),
+  deleteTrace: allowed("delete-data").input(ZRef).mutation(({ ctx, input }) => deleteTrace(ctx.db, ctx.auth, input.id)),
 
   /** The trace list's filtered delete: first `dryRun` for the count, then `confirmCount` equal to it. */
-  deleteTraces: protectedProcedure
+  deleteTraces: allowed("delete-data")
     .input(z.object({ filter: ZTraceQueueInput, dryRun: z.boolean().optional(), confirmCount: z.number().int().min(0).optional() }))
     .mutation(({ ctx, input }) => {
       const { includeReplays, sessionId, ...filter } = input.filter;
@@ -30,19 +30,19 @@ export const lifecycleRouter = router({
       );
     }),
 
-  deleteDataset: protectedProcedure.input(ZRef).mutation(({ ctx, input }) => deleteDataset(ctx.db, ctx.auth, input.id)),
-  deleteGrader: protectedProcedure.input(ZRef).mutation(({ ctx, input }) => deleteGrader(ctx.db, ctx.auth, input.id, "console")),
-  deleteAssertion: protectedProcedure.input(ZRef).mutation(({ ctx, input }) => deleteAssertion(ctx.db, ctx.auth, input.id, "console")),
+  deleteDataset: allowed("delete-data").input(ZRef).mutation(({ ctx, input }) => deleteDataset(ctx.db, ctx.auth, input.id)),
+  deleteGrader: allowed("delete-data").input(ZRef).mutation(({ ctx, input }) => deleteGrader(ctx.db, ctx.auth, input.id, "console")),
+  deleteAssertion: allowed("delete-data").input(ZRef).mutation(({ ctx, input }) => deleteAssertion(ctx.db, ctx.auth, input.id, "console")),
   deleted: protectedProcedure.input(z.object({ kind: ZTombstoneKind.optional() })).query(({ ctx, input }) => findTombstones(ctx.db, ctx.auth.organizationId, input.kind)),
-  restore: protectedProcedure.input(ZRef).mutation(({ ctx, input }) => restoreDeleted(ctx.db, ctx.auth, input.id)),
+  restore: allowed("delete-data").input(ZRef).mutation(({ ctx, input }) => restoreDeleted(ctx.db, ctx.auth, input.id)),
 
   pin: protectedProcedure.input(z.object({ traceId: ZUuid })).query(({ ctx, input }) => getTracePin(ctx.db, ctx.auth.organizationId, input.traceId)),
-  setPin: protectedProcedure
+  setPin: allowed("curate")
     .input(z.object({ traceId: ZUuid, pinned: z.boolean() }))
     .mutation(({ ctx, input }) => setTracePin(ctx.db, ctx.auth, input.traceId, input.pinned)),
 
   retention: protectedProcedure.query(({ ctx }) => getRetention(ctx.db, ctx.auth.organizationId)),
-  setRetention: protectedProcedure.input(ZSetRetentionBody).mutation(({ ctx, input }) => {
+  setRetention: allowed("manage-retention").input(ZSetRetentionBody).mutation(({ ctx, input }) => {
     // A retention period deletes data: the same permission as a delete.
     assertMayDelete(ctx.auth);
     return setRetention(ctx.db, ctx.auth, input.retentionDays, "console");

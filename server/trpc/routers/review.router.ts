@@ -9,7 +9,7 @@ import { findOrganizationMembers } from "../../auth/account.service.ts";
 import { notFound } from "../../errors.ts";
 import { getAssertionContext } from "../../review/assertion-context.service.ts";
 import { ZUuid, zText } from "../../shared/schemas.ts";
-import { protectedProcedure, router } from "../init.ts";
+import { allowed, protectedProcedure, router } from "../init.ts";
 
 export const reviewRouter = router({
   queue: protectedProcedure
@@ -22,7 +22,7 @@ export const reviewRouter = router({
     members: (await findOrganizationMembers(ctx.db, ctx.auth.organizationId)).map((m) => ({ email: m.email, name: m.name })),
   })),
 
-  decide: protectedProcedure
+  decide: allowed("curate")
     .input(z.object({ ids: z.array(ZUuid).min(1).max(200), approvalState: ZApprovalState, humanNote: zText(10_000).nullable().optional() }))
     .mutation(({ ctx, input }) => reviewAssertions(ctx.db, ctx.auth, input)),
 
@@ -32,7 +32,7 @@ export const reviewRouter = router({
     .query(({ ctx, input }) => getAssertionContext(ctx.db, ctx.auth.organizationId, input.assertionId)),
 
   /** Edits a pending assertion in the queue; it stays pending until approved or rejected. */
-  edit: protectedProcedure
+  edit: allowed("curate")
     .input(z.object({ traceId: ZUuid, assertion: ZSaveAssertion.extend({ id: ZUuid }) }))
     .mutation(async ({ ctx, input }) => {
       const { assertions } = await getTraceAssertions(ctx.db, ctx.auth.organizationId, input.traceId, { includeUnapproved: true });

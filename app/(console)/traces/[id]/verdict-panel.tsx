@@ -6,6 +6,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@/components/ui/link.tsx";
 import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/button.tsx";
+import { useCan } from "../../_components/permissions.tsx";
 import { Card, CardHeader } from "@/components/ui/card.tsx";
 import { Textarea } from "@/components/ui/field.tsx";
 import { FormError } from "@/components/ui/states.tsx";
@@ -59,11 +60,12 @@ function TargetVerdict({ traceId, assertionId, title, verdict, records, shortcut
   shortcuts?: boolean;
 }) {
   const { save, clear, review } = useVerdictActions(traceId);
+  const canLabel = useCan("label");
   const [annotation, setAnnotation] = useState(verdict?.annotation ?? "");
   const record = (label: boolean) => save.mutate({ traceId, assertionId, label, annotation: annotation.trim() || null });
 
   useEffect(() => {
-    if (!shortcuts) return;
+    if (!shortcuts || !canLabel) return;
     const onKey = (e: KeyboardEvent) => {
       const el = e.target as HTMLElement | null;
       if (e.metaKey || e.ctrlKey || e.altKey || e.repeat || el?.closest("input, textarea, select, [contenteditable=true]")) return;
@@ -89,19 +91,23 @@ function TargetVerdict({ traceId, assertionId, title, verdict, records, shortcut
       </div>
       {verdict?.annotation ? <p className="text-xs whitespace-pre-wrap text-zinc-600">{verdict.annotation}</p> : null}
       <EvidenceLinks traceId={traceId} evidence={verdict?.evidence} />
-      <Textarea aria-label={`Annotation for ${name}`} placeholder="Why? (optional)" className="min-h-14 text-xs" value={annotation} onChange={(e) => setAnnotation(e.target.value)} />
-      <div className="flex flex-wrap gap-2">
-        <Button variant="pass" size="sm" disabled={busy} onClick={() => record(true)} aria-label={`Pass ${name}`}>Pass</Button>
-        <Button variant="fail" size="sm" disabled={busy} onClick={() => record(false)} aria-label={`Fail ${name}`}>Fail</Button>
-        {labelled ? <Button variant="ghost" size="sm" disabled={busy} onClick={() => clear.mutate({ traceId, assertionId })} aria-label={`Clear verdict of ${name}`}>Clear</Button> : null}
-        {unapprovedAgent ? (
-          <>
-            <Button variant="secondary" size="sm" disabled={busy} onClick={() => review.mutate({ traceId, assertionId, approve: true })}>Approve agent verdict</Button>
-            <Button variant="danger" size="sm" disabled={busy} onClick={() => review.mutate({ traceId, assertionId, approve: false })}>Reject</Button>
-          </>
-        ) : null}
-      </div>
-      <FormError error={save.error ?? clear.error ?? review.error} />
+      {canLabel ? (
+        <>
+        <Textarea aria-label={`Annotation for ${name}`} placeholder="Why? (optional)" className="min-h-14 text-xs" value={annotation} onChange={(e) => setAnnotation(e.target.value)} />
+        <div className="flex flex-wrap gap-2">
+          <Button variant="pass" size="sm" disabled={busy} onClick={() => record(true)} aria-label={`Pass ${name}`}>Pass</Button>
+          <Button variant="fail" size="sm" disabled={busy} onClick={() => record(false)} aria-label={`Fail ${name}`}>Fail</Button>
+          {labelled ? <Button variant="ghost" size="sm" disabled={busy} onClick={() => clear.mutate({ traceId, assertionId })} aria-label={`Clear verdict of ${name}`}>Clear</Button> : null}
+          {unapprovedAgent ? (
+            <>
+              <Button variant="secondary" size="sm" disabled={busy} onClick={() => review.mutate({ traceId, assertionId, approve: true })}>Approve agent verdict</Button>
+              <Button variant="danger" size="sm" disabled={busy} onClick={() => review.mutate({ traceId, assertionId, approve: false })}>Reject</Button>
+            </>
+          ) : null}
+        </div>
+        <FormError error={save.error ?? clear.error ?? review.error} />
+        </>
+      ) : null}
     </section>
   );
 }

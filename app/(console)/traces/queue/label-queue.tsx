@@ -15,10 +15,22 @@ import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states.tsx
 import { filterQuery, readFilters } from "../trace-filters.ts";
 import { QueueTrace } from "./queue-trace.tsx";
 import { useLabelQueue } from "./use-label-queue.ts";
+import { useCan } from "../../_components/permissions.tsx";
 
 const isTextField = (el: EventTarget | null) => el instanceof HTMLElement && el.closest("input, textarea, select, [contenteditable=true]") !== null;
 
+/** A role that cannot label (viewer) is told so instead of being offered verdict buttons that answer 403. */
 export function LabelQueue() {
+  const canLabel = useCan("label");
+  if (canLabel) return <Queue />;
+  return (
+    <Card>
+      <EmptyState title="Your role cannot record verdicts">Viewers read traces and verdicts; a member, admin or owner labels them.</EmptyState>
+    </Card>
+  );
+}
+
+function Queue() {
   const params = useSearchParams();
   const filterKey = filterQuery(params);
   const queue = useLabelQueue(filterKey, readFilters(params));

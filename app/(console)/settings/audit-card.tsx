@@ -1,0 +1,62 @@
+"use client";
+// The audit log (docs/operations.md, "Audit log"): who changed what, before and after; admins and owners only.
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { Button } from "@/components/ui/button.tsx";
+import { Card, CardHeader } from "@/components/ui/card.tsx";
+import { Field, Select } from "@/components/ui/field.tsx";
+import { formatDateTime } from "@/components/ui/format.ts";
+import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states.tsx";
+import { useTRPC } from "@/components/trpc/react.tsx";
+import type { RouterOutputs } from "@/components/trpc/types.ts";
+import { useCan } from "../_components/permissions.tsx";
+
+type AuditEvent = RouterOutputs["audit"]["list"]["events"][number];
+const KINDS = [["", "Every change"], ["grader.", "Graders"], ["sim-plan.", "Sim plan"], ["api-key.", "API keys"], ["user.", "Users and roles"]] as const;
+const VIAS = [["", "Any way"], ["console", "Console"], ["rest", "REST"], ["mcp", "MCP (agents)"], ["cli", "Admin CLI"]] as const;
+
+export function AuditCard() {
+  const canRead = useCan("read-audit");
+  return canRead ? <AuditLog /> : null;
+}
+
+function AuditLog() {
+  const trpc = useTRPC();
+  const [kind, setKind] = useState("");
+  const [via, setVia] = useState("");
+  const input = { limit: 50, ...(kind ? { kind } : {}), ...(via ? { via: via as AuditEvent["actor"]["via"] } : {}) };
+  const log = useInfiniteQuery(trpc.audit.list.infiniteQueryOptions(input, { getNextPageParam: (page) => page.nextCursor ?? undefined }));
+  const events = log.data?.pages.flatMap((p) => p.events) ?? [];
+  return (
+    <Card aria-labelledby="audit-title">
+      <CardHeader title={<span id="audit-title">Audit log</span>} description="Every change to graders, the sim plan, API keys, users and roles: who, how, before and after." />
+      <div className="flex flex-wrap gap-3 px-4 pb-3">
+        <Field label="Kind">{(id) => <Select id={id} value={kind} onChange={(e) => setKind(e.target.value)}>{KINDS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}</Select>}</Field>
+        <Field label="Made through">{(id) => <Select id={id} value={via} onChange={(e) => setVia(e.target.value)}>{VIAS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}</Select>}</Field>
+      </div>
+      {log.isPending ? <LoadingState label="Loading the audit log" /> : log.isError ? <ErrorState error={log.error} onRetry={() => log.refetch()} /> : events.length === 0 ? (
+        <EmptyState title="No changes recorded">Changes appear here as people, keys and agents make them.</EmptyState>
+      ) : (
+        <ul className="divide-y divide-zinc-100" aria-label="Audit events">
+          {events.map((e) => <AuditRow key={e.id} event={e} />)}
+        </ul>
+      )}
+      {log.hasNextPage ? <div className="flex justify-center p-3"><Button variant="secondary" size="sm" disabled={log.isFetchingNextPage} onClick={() => log.fetchNextPage()}>Older changes</Button></div> : null}
+    </Card>
+  );
+}
+
+function AuditRow({ event: e }: { event: AuditEvent }) {
+  const who = `${e.actor.email ?? (e.actor.via === "cli" ? "the admin CLI" : "a removed user")} · ${e.actor.via}${e.actor.tool ? ` (${e.actor.tool})` : ""}`;
+  return (
+    <li className="space-y-1 px-4 py-2.5 text-sm" aria-label={`${e.kind} ${e.target.id}`}>
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <span className="font-medium text-zinc-900">{e.kind} <span className="font-mono text-xs text-zinc-500">{e.target.id}</span></span>
+        <span className="text-xs text-zinc-500" title={e.at}>{formatDateTime(e.at)} · {who}</span>
+      </div>
+      <p className="font-mono text-xs break-all text-zinc-600"><span className="text-red-700 dark:text-red-300">{compact(e.before)}</span> → <span className="text-green-700 dark:text-green-300">{compact(e.after)}</span></p>
+    </li>
+  );
+}
+
+const compact = (value: unknown) => (value === null || value === undefined ? "(none)" : JSON.stringify(value));

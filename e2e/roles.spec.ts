@@ -1,0 +1,59 @@
+// Roles and key scopes in the console (docs/console.md, "Roles"): an owner adds a viewer and creates a key with a
+// scope and an expiry, both in the audit log; the viewer reads the same trace but is offered no verdict buttons,
+// no key creation, no role changes and no audit log.
+import { E2E, expect, expectNoCriticalA11yViolations, screenshot, signIn, test } from "./fixtures.ts";
+import { seedTrace } from "./seed.ts";
+
+test("a viewer reads a trace without labelling buttons; keys list their scope, expiry and last use", async ({ page, api }) => {
+  const { traceId } = await seedTrace(api, { traceFunctionKey: "roles-journey", name: "Roles", spans: [{ name: "roles-journey", startMs: 0, endMs: 100, output: "ok" }] });
+
+  await signIn(page);
+  await page.goto(`/traces/${traceId}`);
+  await expect(page.getByRole("button", { name: "Pass the whole trace" })).toBeVisible();
+
+  await page.goto("/settings");
+  await page.getByRole("button", { name: "Create API key" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Name").fill("embedded app");
+  await dialog.getByLabel("Scope").selectOption("ingest");
+  await dialog.getByLabel("Expires").selectOption("30");
+  await dialog.getByRole("button", { name: "Create" }).click();
+  await expect(dialog.getByLabel("New API key")).toBeVisible();
+  await dialog.getByRole("button", { name: "Done" }).click();
+  const row = page.getByRole("row", { name: /embedded app/ });
+  await expect(row.getByText("ingest")).toBeVisible();
+  await expect(row.getByText("Never")).toBeVisible();
+  await expect(page.getByRole("row", { name: /default/ }).getByText("admin")).toBeVisible();
+
+  await page.getByRole("button", { name: "Add user" }).click();
+  const add = page.getByRole("dialog");
+  await add.getByLabel("Email").fill("viewer@example.com");
+  await add.getByLabel("Password").fill("viewer-password");
+  await add.getByLabel("Role").selectOption("viewer");
+  await add.getByRole("button", { name: "Add user" }).click();
+  await expect(page.getByLabel("Role of viewer@example.com")).toHaveValue("viewer");
+  await page.reload();
+  const audit = page.getByRole("list", { name: "Audit events" });
+  await expect(audit.getByRole("listitem").filter({ hasText: "user.created" }).first()).toContainText('"role":"viewer"');
+  await expect(audit.getByRole("listitem").filter({ hasText: "api-key.created" }).first()).toContainText('"scope":"ingest"');
+  await expectNoCriticalA11yViolations(page);
+  await screenshot(page, "settings-roles");
+
+  await page.getByRole("button", { name: "Sign out" }).first().click();
+  await expect(page).toHaveURL(/\/sign-in/);
+  await signIn(page, "viewer@example.com", "viewer-password");
+  await expect(page.getByTestId("my-role")).toHaveText("Role: viewer");
+  await page.goto(`/traces/${traceId}`);
+  await expect(page.getByRole("region", { name: "Verdict" }).or(page.getByLabel("Verdict")).first()).toBeVisible();
+  await expect(page.getByRole("button", { name: "Pass the whole trace" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Fail the whole trace" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Add to dataset" })).toHaveCount(0);
+
+  await page.goto("/settings");
+  await expect(page.getByRole("row", { name: /embedded app/ })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Create API key" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /^Revoke/ })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Add user" })).toHaveCount(0);
+  await expect(page.getByLabel(`Role of ${E2E.email}`)).toHaveCount(0);
+  await expect(page.getByRole("heading", { name: "Audit log" }).or(page.getByText("Audit log"))).toHaveCount(0);
+});
