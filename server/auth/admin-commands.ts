@@ -5,17 +5,12 @@ import { z } from "zod";
 import type { Database } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { ZCreateOrganizationInput, ZEmail } from "./auth.schemas.ts";
+import { AdminUsageError, required, type AdminCommand as Command, type TAdminFlags } from "./admin-flags.ts";
 import { createApiKeyForEmail, createOrganization } from "./auth.service.ts";
+import { peopleCommands } from "./people/people.commands.ts";
+import { sessionCommands } from "./sessions/sessions.commands.ts";
 
-export type TAdminFlags = Record<string, string | undefined>;
-/** A command: `check` validates the flags before any database is opened, `run` does the work. */
-interface Command {
-  check: (flags: TAdminFlags) => void;
-  run: (db: Database, flags: TAdminFlags) => Promise<Record<string, unknown>>;
-}
-
-/** A command line the CLI cannot run: the message is followed by the usage text. */
-export class AdminUsageError extends Error {}
+export { AdminUsageError, type TAdminFlags };
 
 const commands: Record<string, Command> = {
   "create-org": {
@@ -33,16 +28,12 @@ const commands: Record<string, Command> = {
       return { apiKey };
     },
   },
+  ...peopleCommands,
+  ...sessionCommands,
 };
 
 export function isAdminCommand(name: string): boolean {
   return Object.hasOwn(commands, name);
-}
-
-function required<K extends string>(flags: TAdminFlags, names: K[]): Record<K, string> {
-  const missing = names.filter((n) => !flags[n]);
-  if (missing.length > 0) throw new AdminUsageError(`Missing ${missing.map((m) => `--${m}`).join(", ")}.`);
-  return flags as Record<K, string>;
 }
 
 function command(name: string): Command {

@@ -30,7 +30,7 @@ export const countOrganizations = (db: DbClient) => db.prisma.organization.count
 export const insertOrganization = (db: DbClient, row: { id: string; name: string }) =>
   db.prisma.organization.create({ data: row, select: { id: true } });
 
-export const insertUser = (db: DbClient, row: { id: string; organizationId: string; email: string; passwordHash: string }) =>
+export const insertUser = (db: DbClient, row: { id: string; organizationId: string; email: string; passwordHash: string; role: string }) =>
   db.prisma.user.create({ data: row, select: { id: true } });
 
 export const insertApiKey = (db: DbClient, row: { id: string; organizationId: string; userId: string; name: string; prefix: string; keyHash: string }) =>

@@ -55,7 +55,8 @@ export async function createOrganization(db: Database, input: TCreateOrganizatio
   const passwordHash = await hashPassword(parsed.password);
   await db.transaction(async (tx) => {
     await q.insertOrganization(tx, { id: organizationId, name: parsed.name });
-    await q.insertUser(tx, { id: userId, organizationId, email: parsed.email, passwordHash });
+    // The organization's first user owns it (docs/operations.md, "People and invitations").
+    await q.insertUser(tx, { id: userId, organizationId, email: parsed.email, passwordHash, role: "owner" });
     await q.insertApiKey(tx, { id: newId(), organizationId, userId, name: "default", prefix: displayPrefix(apiKey), keyHash: hashApiKey(apiKey) });
   });
   return { organizationId, userId, apiKey };
