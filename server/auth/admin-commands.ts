@@ -9,6 +9,7 @@ import { AdminUsageError, required, type AdminCommand as Command, type TAdminFla
 import { createApiKeyForEmail, createOrganization } from "./auth.service.ts";
 import { peopleCommands } from "./people/people.commands.ts";
 import { sessionCommands } from "./sessions/sessions.commands.ts";
+import { ssoCommands } from "./sso/sso.commands.ts";
 
 export { AdminUsageError, type TAdminFlags };
 
@@ -30,6 +31,7 @@ const commands: Record<string, Command> = {
   },
   ...peopleCommands,
   ...sessionCommands,
+  ...ssoCommands,
 };
 
 export function isAdminCommand(name: string): boolean {

@@ -2,6 +2,7 @@
 import { apiKeysRouter, usersRouter } from "./routers/settings.router.ts";
 import { sessionRouter } from "./routers/sessions.router.ts";
 import { invitationRouter, passwordResetRouter, peopleRouter } from "./routers/people.router.ts";
+import { ssoRouter } from "./routers/sso.router.ts";
 import { datasetsRouter } from "./routers/datasets.router.ts";
 import { gradersRouter } from "./routers/graders.router.ts";
 import { labelsRouter } from "./routers/labels.router.ts";
@@ -20,6 +21,7 @@ export const appRouter = router({
   people: peopleRouter,
   invitation: invitationRouter,
   passwordReset: passwordResetRouter,
+  sso: ssoRouter,
   traces: tracesRouter,
   labels: labelsRouter,
   simPlan: simPlanRouter,
