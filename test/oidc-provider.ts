@@ -37,6 +37,7 @@ export async function startOidcProvider(options: { port?: number; redirectUris: 
     // Put the e-mail in the ID token itself (as Google, Entra and Okta do), not only behind the userinfo endpoint.
     conformIdTokenClaims: false,
     features: { devInteractions: { enabled: true } },
+    ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600 },
     findAccount: (_ctx, id) => ({
       accountId: id,
       claims: () => ({ sub: id, email: id, email_verified: !id.startsWith("unverified"), name: id.split("@")[0] }),

@@ -42,7 +42,7 @@ export function SignInForm({ next, ssoError }: { next: string; ssoError?: string
       <Button type="submit" className="w-full" disabled={signIn.isPending || signIn.isSuccess}>
         {signIn.isPending || signIn.isSuccess ? "Signing in…" : "Sign in"}
       </Button>
-      <Button type="button" variant="secondary" className="w-full" onClick={startSso}>Sign in with SSO</Button>
+      <Button type="button" variant="secondary" className="w-full" onClick={startSso}>Continue with SSO</Button>
       {ssoMissingEmail && !email.trim() ? <p className="text-sm text-zinc-600">Enter your work e-mail above first.</p> : null}
     </form>
   );

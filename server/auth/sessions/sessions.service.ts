@@ -62,7 +62,7 @@ export async function signIn(
   }
   limiter.recordSuccess(input.email, ip);
   if (user.organization.ssoConnection?.enabled && !user.organization.ssoConnection.passwordSignIn) {
-    throw new AppError("forbidden", "This organization signs in with single sign-on: use \"Sign in with SSO\".");
+    throw new AppError("forbidden", "This organization signs in with single sign-on: use \"Continue with SSO\".");
   }
   return openSession(db, user.id, { ip, ...client }, "password");
 }
