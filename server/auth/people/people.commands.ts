@@ -34,6 +34,8 @@ const link = (path: string) => {
   return base ? { url: new URL(path, base).toString() } : { path };
 };
 
+const ZRoleFlag = z.object({ role: ZRole });
+
 const asAndEmail = (flags: TAdminFlags) => z.object({ as: ZEmail, email: ZEmail }).parse(required(flags, ["as", "email"]));
 
 /** A command acting as --as on the user named by --email. */
@@ -80,9 +82,9 @@ export const peopleCommands: Record<string, AdminCommand> = {
   "set-role": {
     check: (flags) => {
       asAndEmail(flags);
-      ZRole.parse(required(flags, ["role"]).role);
+      ZRoleFlag.parse(required(flags, ["role"]));
     },
-    run: onUser((db, actor, userId, flags) => changeUserRole(db, actor, userId, ZRole.parse(flags.role))).run,
+    run: onUser((db, actor, userId, flags) => changeUserRole(db, actor, userId, ZRoleFlag.parse(flags).role)).run,
   },
   "reset-password-link": onUser(async (db, actor, userId) => {
     const reset = await createPasswordReset(db, actor, userId);

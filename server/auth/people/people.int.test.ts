@@ -140,6 +140,30 @@ describe("people", () => {
     expect(await (await signedInCaller(db(), person.email, "a brand new one")).session.me()).not.toBeNull();
   });
 
+  it("over REST: lists the organization's users, changes the key user's own password, refuses another organization's ids", async () => {
+    const listed = await call(rest.listUsers, { apiKey: org.apiKey });
+    expect(listed.status).toBe(200);
+    expect(listed.body.users.map((u: { email: string }) => u.email)).toContain(org.email);
+    expect(listed.body.users.map((u: { email: string }) => u.email)).not.toContain(other.email);
+
+    const person = await inviteAndAccept("member");
+    const key = await (await signedInCaller(db(), person.email)).apiKeys.create({ name: "cli" });
+    const wrong = await call(rest.postAccountPassword, { apiKey: key.apiKey, body: { currentPassword: "nope", newPassword: "another long one" } });
+    expect(wrong.status).toBe(403);
+    const short = await call(rest.postAccountPassword, { apiKey: key.apiKey, body: { currentPassword: PASSWORD, newPassword: "short" } });
+    expect(short.status).toBe(400);
+    const changed = await call(rest.postAccountPassword, { apiKey: key.apiKey, body: { currentPassword: PASSWORD, newPassword: "another long one" } });
+    expect(changed.status).toBe(200);
+    expect(await me(await sessionToken(db(), person.email, "another long one"))).not.toBeNull();
+
+    const foreignRole = await call(rest.postUserRole, { apiKey: other.apiKey, params: { id: person.userId }, body: { role: "viewer" } });
+    expect(foreignRole.status).toBe(404);
+    const memberInvites = await call(rest.postInvitation, { apiKey: key.apiKey, body: { email: "q@example.com" } });
+    expect(memberInvites.status).toBe(403);
+    expect(memberInvites.body.code).toBe("forbidden");
+    expect((await db().prisma.user.findUniqueOrThrow({ where: { id: person.userId } })).role).toBe("member");
+  });
+
   it("an admin's one-time reset link sets another's password once and ends their sessions", async () => {
     const person = await inviteAndAccept("member");
     const theirs = await sessionToken(db(), person.email);
