@@ -6,6 +6,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button.tsx";
 import { Card, CardHeader } from "@/components/ui/card.tsx";
 import { Field, Input, Select } from "@/components/ui/field.tsx";
+import { formatRelative } from "@/components/ui/format.ts";
 import { Switch } from "@/components/ui/switch.tsx";
 import { ErrorState, FormError, LoadingState } from "@/components/ui/states.tsx";
 import { useTRPC } from "@/components/trpc/react.tsx";
@@ -21,7 +22,14 @@ export function SsoCard({ canManage }: { canManage: boolean }) {
   useEffect(() => {
     if (config.data) setForm({ ...config.data, clientSecret: "", jitDomains: config.data.jitDomains.join(", "), jitRole: config.data.jitRole as typeof EMPTY.jitRole });
   }, [config.data]);
-  const save = useMutation(trpc.sso.set.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.sso.get.queryKey() }) }));
+  const save = useMutation(
+    trpc.sso.set.mutationOptions({
+      onSuccess: async () => {
+        await queryClient.invalidateQueries({ queryKey: trpc.sso.get.queryKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.sso.versions.queryKey() });
+      },
+    }),
+  );
   const submit = (event: FormEvent) => {
     event.preventDefault();
     save.mutate({
@@ -71,6 +79,44 @@ export function SsoCard({ canManage }: { canManage: boolean }) {
           </div>
         </form>
       )}
+      {canManage && config.data ? <SsoHistory /> : null}
     </Card>
+  );
+}
+
+/** Every saved state, with who saved it; Restore puts one back as a new save. */
+function SsoHistory() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const versions = useQuery(trpc.sso.versions.queryOptions());
+  const restore = useMutation(
+    trpc.sso.restore.mutationOptions({
+      onSuccess: async () => {
+        await queryClient.invalidateQueries({ queryKey: trpc.sso.get.queryKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.sso.versions.queryKey() });
+      },
+    }),
+  );
+  if (!versions.data || versions.data.length === 0) return null;
+  return (
+    <section aria-labelledby="sso-history-title" className="border-t border-zinc-100 px-4 py-3">
+      <h3 id="sso-history-title" className="text-xs font-medium text-zinc-500">History</h3>
+      <ul className="divide-y divide-zinc-100 text-sm">
+        {versions.data.map((v, i) => (
+          <li key={v.version} className="flex flex-wrap items-center justify-between gap-2 py-1.5">
+            <span>
+              #{v.version} · {v.issuer} · {v.enabled ? "enabled" : "disabled"} · password sign-in {v.passwordSignIn ? "allowed" : "off"}
+              {v.jitDomains.length > 0 ? ` · ${v.jitDomains.join(", ")} join as ${v.jitRole}` : ""}
+              {v.secretChanged ? " · new secret" : ""}
+              <span className="text-xs text-zinc-500"> — {v.savedBy ?? "a removed user"}, {formatRelative(v.savedAt)}</span>
+            </span>
+            {i > 0 ? (
+              <Button size="sm" variant="secondary" aria-label={`Restore single sign-on version ${v.version}`} disabled={restore.isPending} onClick={() => restore.mutate({ version: v.version })}>Restore</Button>
+            ) : <span className="text-xs text-zinc-500">current</span>}
+          </li>
+        ))}
+      </ul>
+      <FormError error={restore.error} />
+    </section>
   );
 }

@@ -124,6 +124,16 @@ describe("single sign-on over OpenID Connect", () => {
     await runAdminCommand(db(), "sso-set", { as: org.email, issuer: provider.issuer, "client-id": TEST_CLIENT_ID, "jit-domains": "corp.test", "password-sign-in": "false" });
     await expect((await createTestCaller()).session.signIn({ email: org.email, password: "correct horse battery" })).rejects.toMatchObject({ code: "FORBIDDEN" });
     expect(sessionOf(await callback(await throughProvider(org.email)))).not.toBeNull();
+    // Every save is kept with who made it; an earlier one can be restored (the secret never shown).
+    const versions = await owner.sso.versions();
+    expect(versions.map((v) => v.version)).toEqual([2, 1]);
+    expect(versions[0]).toMatchObject({ passwordSignIn: false, savedBy: org.email, secretChanged: false });
+    expect(versions[1]).toMatchObject({ passwordSignIn: true, jitRole: "viewer", secretChanged: true });
+    expect(JSON.stringify(versions)).not.toContain(TEST_CLIENT_SECRET);
+    await expect(viewer.sso.versions()).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(owner.sso.restore({ version: 99 })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect(await owner.sso.restore({ version: 1 })).toMatchObject({ version: 3, passwordSignIn: true, jitRole: "viewer", hasClientSecret: true });
+    expect(await (await createTestCaller()).session.signIn({ email: org.email, password: "correct horse battery" })).toMatchObject({ userId: org.userId });
     // Another organization is untouched.
     expect(await (await signedInCaller(db(), other.email)).session.me()).not.toBeNull();
   });

@@ -1,5 +1,6 @@
 // The only place single sign-on touches the database.
 import type { DbClient } from "../../db/client.ts";
+import { sql } from "../../db/sql.ts";
 
 const connectionSelect = {
   organizationId: true,
@@ -53,3 +54,32 @@ export const takeLogin = (db: DbClient, organizationId: string, stateHash: strin
 
 export const deleteExpiredLogins = (db: DbClient, organizationId: string, now: Date) =>
   db.prisma.ssoLogin.deleteMany({ where: { organizationId, expiresAt: { lte: now } } });
+
+// ─── Versions ───────────────────────────────────────────────────────────────────────────────────────────────────────
+
+/** Serializes one organization's changes of its settings, so versions are numbered without gaps or clashes. */
+export async function lockSsoOfOrganization(db: DbClient, organizationId: string): Promise<void> {
+  await db.sql.query(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`sso:${organizationId}`}, 0))::text`);
+}
+
+export const findLatestVersionNumber = async (db: DbClient, organizationId: string) =>
+  (await db.prisma.ssoConnectionVersion.findFirst({ where: { organizationId }, select: { version: true }, orderBy: { version: "desc" } }))?.version ?? 0;
+
+export const insertVersion = (
+  db: DbClient,
+  row: { organizationId: string; version: number; issuer: string; clientId: string; clientSecret: string; enabled: boolean; jitDomains: string[]; jitRole: string; passwordSignIn: boolean; savedByUserId: string },
+) => db.prisma.ssoConnectionVersion.create({ data: row, select: { version: true } });
+
+export const findVersions = (db: DbClient, organizationId: string) =>
+  db.prisma.ssoConnectionVersion.findMany({
+    where: { organizationId },
+    select: { version: true, issuer: true, clientId: true, clientSecret: true, enabled: true, jitDomains: true, jitRole: true, passwordSignIn: true, savedAt: true, savedByUserId: true },
+    orderBy: { version: "desc" },
+    take: 100,
+  });
+
+export const findVersion = (db: DbClient, organizationId: string, version: number) =>
+  db.prisma.ssoConnectionVersion.findUnique({ where: { organizationId_version: { organizationId, version } } });
+
+export const findUserEmails = (db: DbClient, organizationId: string, ids: string[]) =>
+  db.prisma.user.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true, email: true } });
