@@ -84,6 +84,7 @@ describe("people", () => {
     const member = await inviteAndAccept("member");
     const memberCaller = await signedInCaller(db(), member.email);
     await expect(memberCaller.people.invite({ email: "y@example.com", role: "member" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(memberCaller.users.create({ email: "y@example.com", password: PASSWORD })).rejects.toMatchObject({ code: "FORBIDDEN" });
     const admin = await inviteAndAccept("admin");
     await expect((await signedInCaller(db(), admin.email)).people.invite({ email: "z@example.com", role: "owner" })).rejects.toMatchObject({ code: "FORBIDDEN" });
     expect(await db().prisma.invitation.count()).toBe(before + 2);

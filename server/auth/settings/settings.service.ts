@@ -4,6 +4,7 @@ import { AppError, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import { createApiKeyForUser } from "../auth.service.ts";
 import { hashPassword } from "../passwords.ts";
+import { requireUserManager } from "../people/actor.ts";
 import * as q from "./settings.queries.ts";
 import type { TCreateUserInput } from "./settings.schemas.ts";
 
@@ -33,8 +34,13 @@ export async function revokeApiKey(db: DbClient, organizationId: string, id: str
 
 export const findUsers = (db: DbClient, organizationId: string) => q.findUsersOfOrganization(db, organizationId);
 
-/** Adds a user who signs in with this password. Emails are unique across the whole service. */
-export async function createUser(db: DbClient, organizationId: string, input: TCreateUserInput) {
+/**
+ * Adds a user who signs in with this password, as a member. Emails are unique across the whole service. Only those who
+ * manage people may (docs/operations.md, "People and invitations").
+ */
+export async function createUser(db: DbClient, actor: Actor, input: TCreateUserInput) {
+  const { organizationId } = actor;
+  await requireUserManager(db, actor);
   if (await q.findUserIdByEmail(db, input.email)) {
     throw new AppError("conflict", `A user with email ${input.email} already exists.`);
   }

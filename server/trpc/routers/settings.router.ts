@@ -11,5 +11,5 @@ export const apiKeysRouter = router({
 
 export const usersRouter = router({
   list: protectedProcedure.query(({ ctx }) => settings.findUsers(ctx.db, ctx.auth.organizationId)),
-  create: protectedProcedure.input(ZCreateUserInput).mutation(({ ctx, input }) => settings.createUser(ctx.db, ctx.auth.organizationId, input)),
+  create: protectedProcedure.input(ZCreateUserInput).mutation(({ ctx, input }) => settings.createUser(ctx.db, ctx.auth, input)),
 });
