@@ -32,6 +32,8 @@ CREATE TABLE "invitations" (
     CONSTRAINT "invitations_pkey" PRIMARY KEY ("organization_id", "id")
 );
 CREATE UNIQUE INDEX "invitations_organization_id_token_hash_key" ON "invitations"("organization_id", "token_hash");
+-- A link names no organization: it is found by its hash alone.
+CREATE INDEX "invitations_token_hash_idx" ON "invitations"("token_hash");
 ALTER TABLE "invitations" ADD CONSTRAINT "invitations_organization_id_fkey" FOREIGN KEY ("organization_id") REFERENCES "organizations"("id") ON DELETE CASCADE ON UPDATE NO ACTION;
 
 -- One-time password-reset links an admin made for a user: only the token's sha256 is stored.
@@ -47,4 +49,5 @@ CREATE TABLE "password_resets" (
     CONSTRAINT "password_resets_pkey" PRIMARY KEY ("organization_id", "id")
 );
 CREATE UNIQUE INDEX "password_resets_organization_id_token_hash_key" ON "password_resets"("organization_id", "token_hash");
+CREATE INDEX "password_resets_token_hash_idx" ON "password_resets"("token_hash");
 ALTER TABLE "password_resets" ADD CONSTRAINT "password_resets_organization_id_fkey" FOREIGN KEY ("organization_id") REFERENCES "organizations"("id") ON DELETE CASCADE ON UPDATE NO ACTION;
