@@ -63,9 +63,9 @@ function PersonRow({ person, canManage, isMe, onLink }: { person: Person; canMan
       onSuccess: (r) => onLink({ title: `Password reset link for ${person.email}`, url: new URL(r.path, window.location.origin).toString() }),
     }),
   );
-  const endSessions = useMutation(trpc.session.revokeAll.mutationOptions());
+  const [showSessions, setShowSessions] = useState(false);
   const label = person.name ?? person.email;
-  const error = remove.error ?? restore.error ?? changeRole.error ?? reset.error ?? endSessions.error;
+  const error = remove.error ?? restore.error ?? changeRole.error ?? reset.error;
   return (
     <li className={`flex flex-wrap items-center justify-between gap-2 px-4 py-2.5 ${person.removedAt ? "text-zinc-400" : ""}`}>
       <span>
@@ -86,9 +86,7 @@ function PersonRow({ person, canManage, isMe, onLink }: { person: Person; canMan
         {canManage && !isMe && !person.removedAt ? (
           <>
             <Button size="sm" variant="secondary" aria-label={`Reset password of ${person.email}`} onClick={() => reset.mutate({ userId: person.id })}>Reset password</Button>
-            <Button size="sm" variant="secondary" aria-label={`End sessions of ${person.email}`} onClick={() => endSessions.mutate({ userId: person.id })}>
-              {endSessions.isSuccess ? `Ended ${endSessions.data.revoked}` : "End sessions"}
-            </Button>
+            <Button size="sm" variant="secondary" aria-label={`Sessions of ${person.email}`} onClick={() => setShowSessions(true)}>Sessions</Button>
             <Button
               size="sm"
               variant="danger"
@@ -104,7 +102,44 @@ function PersonRow({ person, canManage, isMe, onLink }: { person: Person; canMan
         ) : null}
       </span>
       {error ? <div className="w-full"><FormError error={error} /></div> : null}
+      {showSessions ? <PersonSessionsDialog person={person} onClose={() => setShowSessions(false)} /> : null}
     </li>
+  );
+}
+
+/** Another person's console sessions (admins and owners): each can be ended, or all at once. */
+function PersonSessionsDialog({ person, onClose }: { person: Person; onClose: () => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const sessions = useQuery(trpc.session.list.queryOptions({ userId: person.id }));
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.session.list.queryKey({ userId: person.id }) });
+  const revoke = useMutation(trpc.session.revoke.mutationOptions({ onSuccess: refresh }));
+  const revokeAll = useMutation(trpc.session.revokeAll.mutationOptions({ onSuccess: refresh }));
+  return (
+    <Dialog open onOpenChange={(o) => { if (!o) onClose(); }} title={`Sessions of ${person.email}`} description="Browsers signed in as them. Ending one signs that browser out at once.">
+      <div className="space-y-3">
+        {sessions.isPending ? <LoadingState label="Loading sessions" /> : sessions.isError ? <ErrorState error={sessions.error} /> : sessions.data.length === 0 ? (
+          <p className="text-sm text-zinc-500">No live sessions.</p>
+        ) : (
+          <ul className="divide-y divide-zinc-100 text-sm">
+            {sessions.data.map((s) => (
+              <li key={s.id} className="flex items-center justify-between gap-2 py-2">
+                <span className="min-w-0">
+                  <span className="block truncate" title={s.userAgent}>{s.userAgent || "Unknown browser"}</span>
+                  <span className="text-xs text-zinc-500">{s.ip || "unknown address"} · {s.method === "sso" ? "single sign-on" : "password"} · last used {formatRelative(s.lastSeenAt)}</span>
+                </span>
+                <Button size="sm" variant="danger" onClick={() => revoke.mutate({ id: s.id, userId: person.id })}>End</Button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <FormError error={revoke.error ?? revokeAll.error} />
+        <div className="flex justify-end gap-2">
+          <Button variant="danger" disabled={!sessions.data?.length} onClick={() => revokeAll.mutate({ userId: person.id })}>End all</Button>
+          <Button variant="secondary" onClick={onClose}>Close</Button>
+        </div>
+      </div>
+    </Dialog>
   );
 }
 
