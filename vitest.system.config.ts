@@ -12,6 +12,7 @@ const OWN_SERVER = [
   "test/system/hardening.system.test.ts",
   "test/system/entry.system.test.ts",
   "test/system/faults.system.test.ts",
+  "test/system/rebalance.system.test.ts",
 ];
 
 export default defineConfig({

@@ -8,7 +8,11 @@ import { isLiveOwner, LOCK_FILE_NAME, readOwner } from "../server/db/data-dir-lo
 import { migrate } from "../server/db/migrator.ts";
 import { getEnv } from "../server/env.ts";
 import { adminSocketPath, sendAdminCommand } from "../server/auth/admin-channel.ts";
-import { AdminUsageError, checkAdminCommand, describeAdminError, isAdminCommand, runAdminCommand } from "../server/auth/admin-commands.ts";
+import { checkCopyTarget, runCopyTo } from "./admin-copy-to.ts";
+import { addAdminCommands, AdminUsageError, checkAdminCommand, describeAdminError, isAdminCommand, runAdminCommand } from "../server/auth/admin-commands.ts";
+import { TRANSFER_COMMANDS, TRANSFER_FLAGS } from "../server/transfer/admin-commands.ts";
+
+addAdminCommands(TRANSFER_COMMANDS);
 
 const USAGE = `Usage: npm run --silent admin -- <command> [options]
 
@@ -18,6 +22,25 @@ Commands:
       Prints {"organizationId", "userId", "apiKey"}.
   create-api-key --email EMAIL [--name NAME]
       Create another API key for an existing user. Prints {"apiKey"}.
+  snapshot --to FOLDER
+      Copy the embedded database into a new folder, consistently, while a server runs on it or not (a
+      backup; REPRISE_DATA_DIR=FOLDER opens it). Prints {"to"}.
+  copy-to POSTGRESQL_URL [--resume]
+      Copy this database into an empty PostgreSQL or Citus database, with progress on stderr; verifies row
+      counts and a sample of spans. --resume continues a copy that stopped. Prints a summary per table.
+  export --org ORGANIZATION_ID --out FILE [--format jsonl|otlp] [--include graders,datasets]
+         [--trace-function-key K] [--status S] [--search TEXT] [--label-state S] [--kind K]
+         [--started-from ISO] [--started-to ISO]
+      Write the organization's traces matching the filters to FILE (JSON Lines, one trace per line).
+      Prints {"file", "format", "lines", "bytes"}.
+  import --org ORGANIZATION_ID --file FILE [--include graders,datasets]
+      Validate FILE (an export) whole, then write it into the organization; what exists is kept.
+      Prints {"file", "report"}.
+  get-retention --org ORGANIZATION_ID
+      Print the organization's retention period. Prints {"retentionDays", "changes"}.
+  set-retention --org ORGANIZATION_ID --days DAYS|forever
+      Remove traces older than DAYS days (whole days, at least 1), or keep them forever.
+      Prints {"retentionDays", "changes"}.
 
 People (docs/operations.md, "People and invitations"); --as names the owner or admin acting:
   list-users --as EMAIL
@@ -57,7 +80,6 @@ async function main(argv: string[]): Promise<number> {
       password: { type: "string" },
       as: { type: "string" },
       role: { type: "string" },
-      days: { type: "string" },
       id: { type: "string" },
       issuer: { type: "string" },
       "client-id": { type: "string" },
@@ -66,6 +88,11 @@ async function main(argv: string[]): Promise<number> {
       "jit-domains": { type: "string" },
       "jit-role": { type: "string" },
       "password-sign-in": { type: "string" },
+      to: { type: "string" },
+      ...Object.fromEntries(TRANSFER_FLAGS.map((flag) => [flag, { type: "string" as const }])),
+      resume: { type: "boolean" },
+      org: { type: "string" },
+      days: { type: "string" },
       help: { type: "boolean" },
     },
   });
@@ -74,11 +101,19 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return values.help ? 0 : 2;
   }
-  if (!isAdminCommand(commandName)) throw new AdminUsageError(`Unknown command "${commandName}".`);
-  const { help: _help, ...given } = values;
-  const flags = Object.fromEntries(Object.entries(given).filter(([, v]) => typeof v === "string")) as Record<string, string>;
-  checkAdminCommand(commandName, flags);
   const env = getEnv();
+  if (commandName === "copy-to") {
+    const target = checkCopyTarget(positionals[1], env);
+    const result = await runCopyTo(env, target, values.resume === true, (command, flags) => runOnServer(env.REPRISE_DATA_DIR, command, flags));
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return 0;
+  }
+  if (!isAdminCommand(commandName)) throw new AdminUsageError(`Unknown command "${commandName}".`);
+  const { help: _help, resume: _resume, ...given } = values;
+  const flags = Object.fromEntries(Object.entries(given).filter(([, v]) => typeof v === "string")) as Record<string, string>;
+  // A running server may run the command (its control channel): files and folders are named from this shell's directory.
+  for (const name of ["out", "file", "to"]) if (flags[name]) flags[name] = path.resolve(flags[name]);
+  checkAdminCommand(commandName, flags);
   const result = env.DATABASE_URL ? await runHere(env, commandName, flags) : ((await runOnServer(env.REPRISE_DATA_DIR, commandName, flags)) ?? (await runHere(env, commandName, flags)));
   process.stdout.write(`${JSON.stringify(result)}\n`);
   return 0;

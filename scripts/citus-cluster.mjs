@@ -15,7 +15,7 @@ const STATE_FILE = path.join(os.tmpdir(), "reprise-citus-cluster.json");
 export const CITUS_INSTALL_HINT =
   "install Citus with `bash ../shared/citus/install.sh` (this machine's PostgreSQL 15) or the official Citus packages for your distribution";
 
-function pgBin(name) {
+export function pgBin(name) {
   const bindir = spawnSync("pg_config", ["--bindir"], { encoding: "utf8" }).stdout?.trim();
   return bindir && fs.existsSync(path.join(bindir, name)) ? path.join(bindir, name) : name;
 }
@@ -32,7 +32,7 @@ export function citusInstalled() {
 }
 
 /** Runs a server binary as the `postgres` user when we are root (initdb and postgres refuse root). */
-function runAsPostgres(command, args, options = {}) {
+export function runAsPostgres(command, args, options = {}) {
   const asRoot = process.getuid?.() === 0;
   const [cmd, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", command, ...args]] : [command, args];
   const r = spawnSync(cmd, argv, { encoding: "utf8", ...options });
@@ -98,6 +98,29 @@ export function startCitusCluster(ports = CITUS_PORTS) {
   }
   fs.writeFileSync(STATE_FILE, JSON.stringify({ base, nodes: started }));
   return { url: `postgresql://postgres@127.0.0.1:${ports.coordinator}/postgres`, base, stop };
+}
+
+/**
+ * Starts one more Citus node (a worker to add to a cluster) in a fresh temp folder on `port`; returns its URL (the
+ * `postgres` database, with the extension) and a stopper. The caller registers it with citus_add_node.
+ */
+export function startCitusNode(port) {
+  if (!citusInstalled()) throw new Error(`Citus is not installed: ${CITUS_INSTALL_HINT}`);
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), "reprise-citus-node-"));
+  fs.chmodSync(base, 0o755);
+  const node = { port, dir: path.join(base, "worker") };
+  if (process.getuid?.() === 0) {
+    fs.mkdirSync(node.dir);
+    spawnSync("chown", ["postgres:postgres", base, node.dir]);
+  }
+  try {
+    initNode(node.dir, port);
+    psql(port, "postgres", "CREATE EXTENSION IF NOT EXISTS citus");
+  } catch (error) {
+    stopNodes(base, [node]);
+    throw error;
+  }
+  return { url: `postgresql://postgres@127.0.0.1:${port}/postgres`, stop: () => stopNodes(base, [node]) };
 }
 
 function stopNodes(base, nodes) {

@@ -250,4 +250,18 @@ await run(
   path.join(reports, "system.json"),
 );
 
+// The suites of real clients (the SDKs in every language, the official MCP client), two instances scaling out and
+// the cluster growing by a worker while it ingests, against the built server on the local Citus cluster: its tables
+// distributed, as an operator would run it.
+if (citusUrl) {
+  const files = ["test/system/sdk-contract", "test/system/python-sdk", "test/system/go-sdk", "test/system/ruby-sdk", "test/system/mcp", "test/system/scale-out", "test/system/rebalance"];
+  await run(
+    "system tests on Citus (SDKs, MCP, scale-out, rebalance)",
+    bin("vitest"),
+    ["run", "--config", "vitest.system.config.ts", ...files, ...vitestArgs("system-citus")],
+    { ...noDb, TEST_CITUS_URL: citusUrl, REPRISE_TEST_DB: "citus" },
+    path.join(reports, "system-citus.json"),
+  );
+}
+
 summary();

@@ -38,6 +38,10 @@ export const ZEnv = z.object({
   DATABASE_URL: optionalString.pipe(
     z.string().regex(/^postgres(ql)?:\/\//, "must start with postgresql://").optional(),
   ),
+  /** A streaming standby of DATABASE_URL's server for the console's heavy reads (docs/scaling.md). */
+  DATABASE_READ_URL: optionalString.pipe(
+    z.string().regex(/^postgres(ql)?:\/\//, "must start with postgresql://").optional(),
+  ),
   REPRISE_DATA_DIR: optionalString.transform((v) => v ?? "./.data"),
   REPRISE_INIT_ORG_NAME: optionalString,
   REPRISE_INIT_USER_EMAIL: optionalString,
@@ -56,6 +60,11 @@ export const ZEnv = z.object({
   REPRISE_GRADING_JOB_EXPIRE_SECONDS: intInRange(1, 86_400, 600),
   /** How often each instance's job worker expires lost jobs and archives finished ones. */
   REPRISE_JOB_MAINTENANCE_SECONDS: intInRange(1, 3_600, 30),
+  /**
+   * When the retention sweep runs (a pg-boss cron schedule, UTC; docs/operations.md "Retention"): it removes traces
+   * older than each organization's retention period and purges what deletions left.
+   */
+  REPRISE_RETENTION_SWEEP_CRON: optionalString.transform((v) => v ?? "17 * * * *"),
   /** Model the LLM judge uses for replay assertions without a `check` (graders name their own model). */
   REPRISE_JUDGE_MODEL: optionalString.transform((v) => v ?? "gpt-4o-mini"),
   /**

@@ -8,10 +8,15 @@ import { logger } from "./logger.ts";
 import { migrate } from "./db/migrator.ts";
 import { ensureInitialOrganization } from "./auth/auth.service.ts";
 import { listenForAdminCommands } from "./auth/admin-channel.ts";
+import { addAdminCommands } from "./auth/admin-commands.ts";
+import { TRANSFER_COMMANDS } from "./transfer/admin-commands.ts";
 import { isSetupNeeded, issueSetupCode } from "./auth/setup.service.ts";
 import { startQuietCompletion } from "./ingest/completion/quiet.worker.ts";
 import { startWorkers } from "./workers.ts";
 import { isDatabaseUnavailable } from "./errors.ts";
+
+// Export and import run on a server that holds the embedded database too (its control channel).
+addAdminCommands(TRANSFER_COMMANDS);
 
 /** Backoff between attempts to reach a database that is not up yet: 1 s doubling to 15 s, without end. */
 const DB_RETRY_FIRST_MS = 1_000;

@@ -16,10 +16,15 @@ const org = process.env.FLOOR_ORG_ID!;
 
 type Query = (text: string, values: unknown[]) => Promise<unknown>;
 let query: Query;
+/** On a Citus coordinator the write is two statements in one transaction (see CITUS_WRITES). */
+let citus = false;
+let pool: pg.Pool | undefined;
 if (process.env.DATABASE_URL) {
   // Reprise's pool size for PostgreSQL (server/db/client.ts).
-  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
-  query = async (text, values) => pool.query({ name: "floor_write", text, values });
+  pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+  const p = pool;
+  query = async (text, values) => p.query({ name: "floor_write", text, values });
+  citus = (await pool.query("SELECT 1 FROM pg_extension WHERE extname = 'citus'")).rowCount! > 0;
 } else {
   // The embedded database as Reprise opens it (server/db/client.ts, PGLITE_SHARED_BUFFERS: 16 MB).
   const db = new PGlite(process.env.FLOOR_PGLITE_DIR!, { startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"] });
@@ -120,14 +125,13 @@ function rowsOf(body: Buffer): { traces: Map<string, Record<string, unknown>>; s
   return { traces, spans, rejected };
 }
 
-// One statement: the traces upsert (row-locking each trace, in id order) and the spans insert.
-const WRITE = `
-  WITH t AS (
+/** The traces upsert (row-locking each trace, in id order); `now` is now() or a parameter, `rows` the traces' JSON. */
+const tracesUpsert = (now: string, rows: string, updatedAt = now) => `
     INSERT INTO traces AS t (organization_id, id, source_trace_id, trace_function_key, external_trace, metadata,
-      started_at, ended_at, expected_span_count, completion_signal_at)
+      started_at, ended_at, expected_span_count, completion_signal_at${updatedAt === now ? "" : ", updated_at"})
     SELECT $1::uuid, r.id, r.source_trace_id, r.trace_function_key, r.external_trace, COALESCE(r.metadata, '{}'),
-      r.started_at, r.ended_at, r.expected_span_count, CASE WHEN r.completed THEN now() END
-    FROM jsonb_to_recordset($2::jsonb) AS r(id uuid, source_trace_id text, trace_function_key text,
+      r.started_at, r.ended_at, r.expected_span_count, CASE WHEN r.completed THEN ${now} END${updatedAt === now ? "" : `, ${now}`}
+    FROM jsonb_to_recordset(${rows}) AS r(id uuid, source_trace_id text, trace_function_key text,
       external_trace jsonb, metadata jsonb, started_at timestamptz, ended_at timestamptz,
       expected_span_count integer, completed boolean)
     ORDER BY r.id
@@ -138,22 +142,54 @@ const WRITE = `
       ended_at = COALESCE(EXCLUDED.ended_at, t.ended_at),
       expected_span_count = COALESCE(EXCLUDED.expected_span_count, t.expected_span_count),
       completion_signal_at = COALESCE(t.completion_signal_at, EXCLUDED.completion_signal_at),
-      updated_at = now()
-    RETURNING t.id
-  )
+      updated_at = ${updatedAt}`;
+
+/** The spans insert; `now` is now() or a parameter, `rows` the spans' JSON. */
+const spansUpsert = (now: string, rows: string, updatedAt = now) => `
   INSERT INTO spans (organization_id, id, trace_id, parent_span_id, source_span_id, source_trace_id,
     source_parent_span_id, payload_type, source, sdk_version, trace_function_key, name, type, raw_span,
-    started_at, ended_at, is_final, duration_ms, input_tokens, output_tokens, total_tokens, model)
+    started_at, ended_at, is_final, duration_ms, input_tokens, output_tokens, total_tokens, model${updatedAt === now ? "" : ", updated_at"})
   SELECT $1::uuid, r.id, r.trace_id, r.parent_span_id, r.source_span_id, r.source_trace_id,
     r.source_parent_span_id, 'external_span', r.source, r.sdk_version, r.trace_function_key, r.name, r.type,
     r.raw_span, r.started_at, r.ended_at, true, r.duration_ms, r.input_tokens, r.output_tokens,
-    r.total_tokens, r.model
-  FROM json_to_recordset($3::json) AS r(id uuid, trace_id uuid, parent_span_id uuid, source_span_id text,
+    r.total_tokens, r.model${updatedAt === now ? "" : `, ${now}`}
+  FROM json_to_recordset(${rows}) AS r(id uuid, trace_id uuid, parent_span_id uuid, source_span_id text,
     source_trace_id text, source_parent_span_id text, source text, sdk_version text, trace_function_key text,
     name text, type text, raw_span json, started_at timestamptz, ended_at timestamptz, duration_ms integer,
     input_tokens integer, output_tokens integer, total_tokens integer, model text)
   ORDER BY r.id
-  ON CONFLICT (organization_id, id) DO UPDATE SET raw_span = EXCLUDED.raw_span, updated_at = now()`;
+  ON CONFLICT (organization_id, id) DO UPDATE SET raw_span = EXCLUDED.raw_span, updated_at = ${updatedAt}`;
+
+// One statement: the traces upsert and the spans insert.
+const WRITE = `WITH t AS (${tracesUpsert("now()", "$2::jsonb")}
+    RETURNING t.id
+  )${spansUpsert("now()", "$3::json")}`;
+
+/**
+ * The same write on a Citus coordinator, which refuses it as one statement (a data-modifying CTE over two
+ * distributed tables, and now() inside ON CONFLICT … DO UPDATE): the traces upsert, then the spans insert, in one
+ * transaction, with the time passed as a parameter, as Reprise does there (docs/operations.md, "Citus").
+ */
+// Citus plans an INSERT … SELECT from the request's JSON through the coordinator, and there a parameter inside
+// DO UPDATE has no type it can determine: the time goes in as a column of the rows, and DO UPDATE reads EXCLUDED.
+const CITUS_TRACES = tracesUpsert("$3::timestamptz", "$2::jsonb", "EXCLUDED.updated_at");
+const CITUS_SPANS = spansUpsert("$3::timestamptz", "$2::json", "EXCLUDED.updated_at");
+
+async function writeOnCitus([organization, traces, spans]: [string, string, string]): Promise<void> {
+  const client = await pool!.connect();
+  const at = new Date().toISOString();
+  try {
+    await client.query("BEGIN");
+    await client.query({ name: "floor_traces", text: CITUS_TRACES, values: [organization, traces, at] });
+    await client.query({ name: "floor_spans", text: CITUS_SPANS, values: [organization, spans, at] });
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
 
 function readBody(req: http.IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -180,7 +216,8 @@ const server = http.createServer(async (req, res) => {
       return answer(400, { error: (e as Error).message });
     }
     const sortedSpans = rows.spans.sort((a, b) => ((a.id as string) < (b.id as string) ? -1 : 1));
-    if (rows.traces.size > 0) await query(WRITE, [org, JSON.stringify([...rows.traces.values()]), JSON.stringify(sortedSpans)]);
+    const values: [string, string, string] = [org, JSON.stringify([...rows.traces.values()]), JSON.stringify(sortedSpans)];
+    if (rows.traces.size > 0) await (citus ? writeOnCitus(values) : query(WRITE, values));
     answer(200, rows.rejected > 0 ? { partialSuccess: { rejectedSpans: rows.rejected } } : {});
   } catch (e) {
     answer(503, { error: (e as Error).message });

@@ -1,7 +1,9 @@
 // The ingestion benchmark: Reprise and a floor, side by side in one run on the same machine.
-//   npm run build && npx tsx bench/ingest/run.ts [--db both|postgres|pglite] [--seconds 60] [--warmup 3]
+//   npm run build && npx tsx bench/ingest/run.ts [--db both|postgres,pglite,citus] [--seconds 60] [--warmup 3]
 //     [--concurrency 8] [--parts floor,reprise,big,trace10k[,trace100k]] [--max-rate 13000] [--app-dir DIR] [--fresh-bodies]
 //     [--ports 3900-3989]
+// --parts …,redaction adds a second Reprise on a fresh database with ten redaction rules in force (four
+// built-ins, four patterns, two fields), the same bodies, reported beside the run without rules.
 // Per database: the floor (bench/ingest/floor.ts) on a fresh database, then Reprise (its server entry, dist/server.mjs) on
 // another fresh database, the same request bodies to both: a warm-up, then --seconds of sustained load
 // from --concurrency keep-alive connections. Then, on Reprise only: 8 MB requests at concurrency 8, and
@@ -18,7 +20,7 @@ import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { fileURLToPath } from "node:url";
 import { bigTrace, buildRequest, carriers, carrierStream, type SentSpan } from "./requests.ts";
-import { BENCH_API_KEY, cpuMeter, pgliteStorage, postgresStorage, startServer, watchRss, type Storage } from "./server-process.ts";
+import { BENCH_API_KEY, citusStorage, cpuMeter, pgliteStorage, postgresStorage, startServer, watchRss, type Storage } from "./server-process.ts";
 import { findChromium } from "../../e2e/find-chromium.ts";
 import { openDatabase } from "../../server/db/client.ts";
 import { migrate } from "../../server/db/migrator.ts";
@@ -36,7 +38,8 @@ const SECONDS = Number(arg("seconds", "60"));
 const WARMUP = Number(arg("warmup", "3"));
 const CONCURRENCY = Number(arg("concurrency", "8"));
 const MAX_RATE = Number(arg("max-rate", "13000"));
-const DBS = arg("db", "both") === "both" ? ["postgres", "pglite"] : [arg("db", "both")];
+// --db both (PostgreSQL, then PGlite), or a list of postgres, pglite, citus (a local 3-node cluster started for it).
+const DBS = arg("db", "both") === "both" ? ["postgres", "pglite"] : arg("db", "both").split(",");
 const PARTS = new Set(arg("parts", "floor,reprise,big,trace10k").split(","));
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const SPANS_PER_TRACE = 16;
@@ -292,6 +295,8 @@ interface Row {
 }
 
 const report: Row[] = [];
+/** Each database's Reprise row without redaction rules, the baseline of the redaction part. */
+const withoutRules = new Map<string, Row>();
 const findings: string[] = [];
 
 function row(db: string, what: string, r: LoadResult, peakRss: number, note = "", cpu?: { total: number; database: number }): Row {
@@ -307,7 +312,8 @@ function row(db: string, what: string, r: LoadResult, peakRss: number, note = ""
     errors: r.errors,
     peakRssMb: Math.round(peakRss / 1e6),
     cpuMsPerKSpans: perKSpans(cpu?.total),
-    dbCpuMsPerKSpans: db === "postgres" ? perKSpans(cpu?.database) : null,
+    // On Citus the coordinator's backends only: the workers' are not counted.
+    dbCpuMsPerKSpans: db !== "pglite" ? perKSpans(cpu?.database) : null,
     note: r.exhausted ? `${note} (request pool ran out: raise --max-rate)` : note,
   };
   report.push(out);
@@ -330,8 +336,15 @@ async function sustained(
   return { ...result, cpuMs: cpu.spent(before, await cpu.snapshot()) };
 }
 
+function storageFor(db: string) {
+  if (db === "postgres") return postgresStorage(PG_URL);
+  if (db === "citus") return citusStorage();
+  if (db === "pglite") return pgliteStorage();
+  throw new Error(`--db: unknown database "${db}" (postgres, pglite, citus)`);
+}
+
 async function benchmarkFloor(db: string, pool: PoolRequest[], label: string): Promise<Row> {
-  const storage = db === "postgres" ? await postgresStorage(PG_URL) : await pgliteStorage();
+  const storage = await storageFor(db);
   try {
     const org = await prepareDatabase(storage);
     const floor = await startFloor(storage, org);
@@ -348,8 +361,46 @@ async function benchmarkFloor(db: string, pool: PoolRequest[], label: string): P
   }
 }
 
-async function benchmarkReprise(db: string, pool: PoolRequest[], floorBefore: Row | undefined, floorAfter: () => Promise<Row | undefined>) {
+/** Ten rules: every built-in, four custom patterns and two masked fields (docs/operations.md, "Redaction"). */
+const TEN_RULES = {
+  builtins: ["secrets", "emails", "creditCards", "phones"],
+  patterns: [
+    { name: "account", pattern: "ACCT-[0-9]{8}" },
+    { name: "ssn", pattern: "\\b[0-9]{3}-[0-9]{2}-[0-9]{4}\\b" },
+    { name: "iban", pattern: "\\b[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}\\b" },
+    { name: "ticket", pattern: "TCK-[0-9]{6}", flags: "i" },
+  ],
+  fields: ["password", "$.span_data.input.api_key"],
+};
+
+/** Reprise with ten redaction rules on a fresh database, the same bodies as the run without rules. */
+async function benchmarkRedaction(db: string, pool: PoolRequest[], without: Row | undefined) {
   const storage = db === "postgres" ? await postgresStorage(PG_URL) : await pgliteStorage();
+  const server = await startServer(ROOT, freePort(), storage);
+  const rss = watchRss(server.pid);
+  try {
+    const res = await fetch(`${server.url}/api/sdk/redaction`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${BENCH_API_KEY}`, "content-type": "application/json" },
+      body: JSON.stringify({ rules: TEN_RULES }),
+    });
+    if (res.status !== 200) throw new Error(`setting the redaction rules answered ${res.status}: ${await res.text()}`);
+    const r = await sustained(`${server.url}/api/sdk/otel/v1/traces`, pool, rss, cpuMeter(server.pid, storage.env.DATABASE_URL));
+    const with10 = row(db, "Reprise, 10 redaction rules", r, rss.peak(), "", r.cpuMs);
+    if (without) {
+      const cpu = without.cpuMsPerKSpans && with10.cpuMsPerKSpans ? `; CPU per span ${(with10.cpuMsPerKSpans / without.cpuMsPerKSpans).toFixed(2)}× without rules` : "";
+      with10.note = `${(with10.spansPerSecond / without.spansPerSecond).toFixed(2)}× the spans/s without rules${cpu}`;
+      findings.push(`${db}: ten redaction rules: ${with10.note}`);
+    }
+  } finally {
+    rss.stop();
+    await server.stop();
+    await storage.cleanup();
+  }
+}
+
+async function benchmarkReprise(db: string, pool: PoolRequest[], floorBefore: Row | undefined, floorAfter: () => Promise<Row | undefined>) {
+  const storage = await storageFor(db);
   const port = freePort();
   const server = await startServer(ROOT, port, storage);
   const rss = watchRss(server.pid);
@@ -363,6 +414,7 @@ async function benchmarkReprise(db: string, pool: PoolRequest[], floorBefore: Ro
         if (++acks % 10 === 0) fresh.push(readableAfterAck(server.url, req.sample));
       });
       const reprise = row(db, "Reprise", r, rss.peak(), "", r.cpuMs);
+      withoutRules.set(db, reprise);
       const delays = (await Promise.all(fresh)).sort((a, b) => a - b);
       findings.push(`${db}: a span read back through the API right after its acknowledgment (under the full load): p50 ${percentile(delays, 50).toFixed(0)} ms, p99 ${percentile(delays, 99).toFixed(0)} ms, max ${delays.at(-1)?.toFixed(0)} ms over ${delays.length} samples`);
       freshAgent();
@@ -513,7 +565,7 @@ async function treeActions(page: import("@playwright/test").Page): Promise<strin
 
 const count = Math.ceil((MAX_RATE * (SECONDS + WARMUP + 2)) / (CARRIERS_PER_REQUEST * (SPANS_PER_TRACE / (SPANS_PER_TRACE + 1))));
 const builtAt = performance.now();
-const pool = PARTS.has("floor") || PARTS.has("reprise") || process.argv.includes("--bodies-only") ? cachedPool(count) : [];
+const pool = PARTS.has("floor") || PARTS.has("reprise") || PARTS.has("redaction") || process.argv.includes("--bodies-only") ? cachedPool(count) : [];
 console.log(`${pool.length} request bodies ready in ${((performance.now() - builtAt) / 1000).toFixed(0)} s`);
 if (process.argv.includes("--bodies-only")) process.exit(0);
 const startedAt = new Date();
@@ -524,6 +576,7 @@ for (const db of DBS) {
   // not fall on one side only.
   const before = PARTS.has("floor") ? await benchmarkFloor(db, pool, "floor, before Reprise") : undefined;
   await benchmarkReprise(db, pool, before, async () => (PARTS.has("floor") ? benchmarkFloor(db, pool, "floor, after Reprise") : undefined));
+  if (PARTS.has("redaction")) await benchmarkRedaction(db, pool, withoutRules.get(db));
 }
 agent.destroy();
 

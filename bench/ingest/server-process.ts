@@ -47,6 +47,34 @@ export async function postgresStorage(baseUrl: string): Promise<Storage> {
   };
 }
 
+let cluster: Promise<{ url: string; stop: () => void }> | undefined;
+
+/**
+ * A fresh database on a local Citus cluster (a coordinator and two workers on ports 9791-9793, started for the
+ * run's first such database and stopped when the run ends; scripts/citus-cluster.mjs): the server distributes its
+ * tables there as on any Citus database.
+ */
+export async function citusStorage(): Promise<Storage> {
+  cluster ??= (async () => {
+    // @ts-expect-error -- plain ESM script without types
+    const { startCitusCluster } = await import("../../scripts/citus-cluster.mjs");
+    const started = startCitusCluster({ coordinator: 9791, workers: [9792, 9793] }) as { url: string; stop: () => void };
+    if (!process.env.BENCH_KEEP_DB) process.on("exit", () => started.stop());
+    return started;
+  })();
+  const { url } = await cluster;
+  const { createEmptyPostgresDatabase } = await import("../../test/postgres-databases.ts");
+  const database = await createEmptyPostgresDatabase(url, true, "reprise_bench");
+  return {
+    env: { DATABASE_URL: database.url },
+    label: "Citus (coordinator + 2 workers)",
+    cleanup: async () => {
+      if (process.env.BENCH_KEEP_DB) return void console.error(`kept the Citus cluster with database ${database.url}`);
+      await database.drop();
+    },
+  };
+}
+
 export interface RunningServer {
   url: string;
   pid: number;

@@ -26,3 +26,11 @@ export function formatDuration(ms: number | null | undefined): string {
 export function formatNumber(n: number | null | undefined): string {
   return n === null || n === undefined ? "—" : n.toLocaleString();
 }
+
+/** USD with enough digits for one model call's cost; "—" when unknown (docs/cost.md). */
+export function formatUsd(value: number | null | undefined): string {
+  if (value === null || value === undefined) return "—";
+  if (value === 0) return "$0";
+  const abs = Math.abs(value);
+  return `$${value.toFixed(abs >= 100 ? 0 : abs >= 1 ? 2 : abs >= 0.01 ? 4 : 6)}`;
+}

@@ -1,19 +1,23 @@
 // The admin CLI's commands (docs/operations.md, "Admin CLI"). One table, run either by the CLI itself on a
 // database it opened, or by a running server that received the command on its control channel
 // (admin-channel.ts), so both paths behave and answer alike.
+import fs from "node:fs";
+import path from "node:path";
 import { z } from "zod";
 import type { Database } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { ZCreateOrganizationInput, ZEmail } from "./auth.schemas.ts";
-import { AdminUsageError, required, type AdminCommand as Command, type TAdminFlags } from "./admin-flags.ts";
+import { AdminUsageError, required, type AdminCommand as TAdminCommand, type TAdminFlags } from "./admin-flags.ts";
 import { createApiKeyForEmail, createOrganization } from "./auth.service.ts";
 import { peopleCommands } from "./people/people.commands.ts";
 import { sessionCommands } from "./sessions/sessions.commands.ts";
 import { ssoCommands } from "./sso/sso.commands.ts";
+import { ZRetentionDays, ZRetentionDaysFlag } from "./settings/retention.schemas.ts";
+import { getRetention, setRetention } from "./settings/retention.service.ts";
 
-export { AdminUsageError, type TAdminFlags };
+export { AdminUsageError, type TAdminCommand, type TAdminFlags };
 
-const commands: Record<string, Command> = {
+const commands: Record<string, TAdminCommand> = {
   "create-org": {
     check: (flags) => ZCreateOrganizationInput.parse(required(flags, ["name", "email", "password"])),
     run: async (db, flags) => {
@@ -29,16 +33,58 @@ const commands: Record<string, Command> = {
       return { apiKey };
     },
   },
+  snapshot: {
+    check: (flags) => {
+      const { to } = z.object({ to: z.string().min(1).refine((f) => path.isAbsolute(f), "must be an absolute path") }).parse(required(flags, ["to"]));
+      if (fs.existsSync(to)) throw new AppError("conflict", `${to} already exists; snapshot writes a new folder.`);
+    },
+    run: async (db, flags) => {
+      const { to } = required(flags, ["to"]);
+      if (!db.copyDataDir) {
+        throw new AppError("bad_request", "snapshot copies the embedded database's folder; for PostgreSQL (DATABASE_URL) use pg_dump.");
+      }
+      await db.copyDataDir(to);
+      return { to };
+    },
+  },
+  "get-retention": {
+    check: (flags) => z.object({ org: ZUuidFlag }).parse(required(flags, ["org"])),
+    run: async (db, flags) => ({ ...(await getRetention(db, required(flags, ["org"]).org.toLowerCase())) }),
+  },
+  // docs/operations.md, "Retention": --days N (whole days, at least 1) or --days forever.
+  "set-retention": {
+    check: (flags) => parseRetentionFlags(flags),
+    run: async (db, flags) => {
+      const { org, days } = parseRetentionFlags(flags);
+      return { ...(await setRetention(db, { organizationId: org, userId: null }, days, "admin")) };
+    },
+  },
   ...peopleCommands,
   ...sessionCommands,
   ...ssoCommands,
 };
 
+/**
+ * Adds the commands of a feature (export and import: server/transfer/admin-commands.ts). The CLI and the
+ * server's start-up both add them, so a command sent to a running server's control channel is known there too.
+ */
+export function addAdminCommands(more: Record<string, TAdminCommand>): void {
+  Object.assign(commands, more);
+}
+
+const ZUuidFlag = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be an organization id (a UUID)");
+
+function parseRetentionFlags(flags: TAdminFlags): { org: string; days: number | null } {
+  const given = z.object({ org: ZUuidFlag, days: ZRetentionDaysFlag }).parse(required(flags, ["org", "days"]));
+  const days = given.days === "forever" ? null : z.object({ days: ZRetentionDays }).parse({ days: Number(given.days) }).days;
+  return { org: given.org.toLowerCase(), days };
+}
+
 export function isAdminCommand(name: string): boolean {
   return Object.hasOwn(commands, name);
 }
 
-function command(name: string): Command {
+function command(name: string): TAdminCommand {
   const found = isAdminCommand(name) ? commands[name] : undefined;
   if (!found) throw new AdminUsageError(`Unknown command "${name}".`);
   return found;

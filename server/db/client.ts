@@ -41,6 +41,8 @@ export interface Database extends DbClient {
   transaction<T>(fn: (tx: DbClient) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Human-readable description of where data lives, for logs (never includes a password). */
   location: string;
+  /** An embedded database in a folder only: copies its data directory into the new folder `to` (a consistent copy). */
+  copyDataDir?(to: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -51,19 +53,21 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** Pool size for PostgreSQL. */
   maxConnections?: number;
+  /** PostgreSQL only: give up connecting after this long (default: wait as long as the server takes). */
+  connectTimeoutMs?: number;
   /** PGlite only: start from this dump of a data directory (tests start from a migrated template). */
   loadDataDir?: Blob;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.url) return openPostgres(options.url, options.maxConnections ?? 10);
+  if (options.url) return openPostgres(options.url, options.maxConnections ?? 10, options.connectTimeoutMs);
   return openPglite(options.dataDir ?? "./.data", options.loadDataDir);
 }
 
-function openPostgres(url: string, max: number): Database {
+function openPostgres(url: string, max: number, connectTimeoutMs?: number): Database {
   // Pipelined clients write a query without waiting for the answers to those before it. Code that awaits
   // each query behaves as before; the ingestion write (SqlDatabase.batch) sends its whole transaction at once.
-  const pool = new pg.Pool({ connectionString: url, max, pipeline: true });
+  const pool = new pg.Pool({ connectionString: url, max, pipeline: true, ...(connectTimeoutMs ? { connectionTimeoutMillis: connectTimeoutMs } : {}) });
   // An idle client erroring (server restart) must not crash the process; the next query reconnects.
   pool.on("error", () => undefined);
   // Each pooled connection by its server backend's pid: a transaction finds its own connection by asking
@@ -210,6 +214,7 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database
     kind: sql.kind,
     transaction: transactionOf(prisma, (connection) => pgliteSqlClient(connection as TPgliteQueryable)),
     location: inMemory ? "PGlite (in memory)" : `PGlite at ${dir}`,
+    ...(inMemory ? {} : { copyDataDir: (to: string) => pglite.copyDataDir(to) }),
     async close() {
       await prisma.$disconnect();
       await sql.close();

@@ -176,6 +176,11 @@ export class PgliteThread {
     return this.#call({ op: "rollback", tx });
   }
 
+  /** Copies the data directory into the new folder `to`: a consistent copy, which opens as a data directory. */
+  copyDataDir(to: string): Promise<void> {
+    return this.#call({ op: "copy", to });
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     if (!this.#broken) await this.#call({ op: "close" });

@@ -17,7 +17,10 @@
 //                                                             runs them in order in one transaction; answers
 //                                                             with each one's rows, or the first error (the
 //                                                             transaction then rolled back).
+//   { op: "copy", to }                                         copies the data directory's files to the new folder
+//                                                             `to` (owner-only): a consistent copy (see copyDataDir).
 //   { op: "close" }                                            closes the database.
+import fs from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, messages } from "@electric-sql/pglite";
 
@@ -159,6 +162,27 @@ function batch(statements) {
   });
 }
 
+/**
+ * Copies the data directory's files while nothing else runs on this thread: PostgreSQL writes a change to its
+ * write-ahead log before the pages it changes, so the copy is the state a crash at this instant would leave, which
+ * PGlite recovers on opening it, as PostgreSQL recovers from a crash. The files are read synchronously, so no
+ * statement runs halfway through the copy. Only folders and regular files go (not the control channel's socket);
+ * the lock files stay behind, so the copy opens as a directory of its own.
+ */
+function copyDataDir(to) {
+  if (typeof dataDir !== "string") throw new Error("an in-memory database has no data directory to copy");
+  const skipped = new Set(["reprise.pid", "postmaster.pid"]);
+  fs.mkdirSync(to, { mode: 0o700 });
+  fs.cpSync(dataDir, to, {
+    recursive: true,
+    filter: (from) => {
+      const stat = fs.lstatSync(from);
+      return (stat.isDirectory() || stat.isFile()) && !skipped.has(from.split("/").pop());
+    },
+  });
+  return null;
+}
+
 parentPort.on("message", async (m) => {
   try {
     switch (m.op) {
@@ -174,6 +198,8 @@ parentPort.on("message", async (m) => {
         return reply(m.id, await end(m.tx, m.commit));
       case "batch":
         return reply(m.id, await batch(m.statements));
+      case "copy":
+        return reply(m.id, copyDataDir(m.to));
       case "close":
         if (!db.closed) await db.close();
         return reply(m.id, null);

@@ -3,7 +3,9 @@
 // them with set-based SQL in one transaction and reports per-item rejections.
 import type { TAuthContext } from "../auth/auth.schemas.ts";
 import type { Database } from "../db.ts";
+import { pricesForIngest } from "../insight/cost/price-book.ts";
 import type { TIngestItem, TIngestResult, TRejection } from "./ingest.schemas.ts";
+import { redactIngestItems } from "./redact-items.ts";
 import { functionNotFound, preparePlan } from "./write/prepare-plan.ts";
 import { isDataError, writeBatch, type TAfterWrite } from "./write/write-batch.ts";
 
@@ -27,7 +29,9 @@ export interface TIngestOptions {
  */
 export async function ingestBatch(db: Database, auth: TAuthContext, items: TIngestItem[], options: TIngestOptions = {}): Promise<TIngestResult> {
   const org = auth.organizationId;
-  const prepared = preparePlan(org, items);
+  await redactIngestItems(db, org, items);
+  // The one place ingestion reads the price table (cached per organization; docs/cost.md, "Cost").
+  const prepared = preparePlan(org, items, await pricesForIngest(db, org));
   const { plan, rejected } = prepared;
   const empty = plan.traces.length === 0 && plan.spans.length === 0 && plan.functionExecutions.length === 0;
   let stored: Set<string> = new Set();

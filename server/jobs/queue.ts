@@ -50,6 +50,8 @@ export interface JobClient {
   defineQueue(name: string, options: QueueOptions): Promise<void>;
   /** Inserts jobs; with `tx` they commit or roll back with the caller's transaction (outbox pattern). */
   insert<T extends object>(queue: string, jobs: JobToInsert<T>[], tx?: DbClient): Promise<void>;
+  /** Sends a job to the queue on a cron schedule (UTC), replacing the queue's schedule; a worker started with `schedules` sends it. */
+  schedule(queue: string, cron: string): Promise<void>;
 }
 
 const clients = new WeakMap<Database, Promise<JobClient>>();
@@ -118,12 +120,17 @@ async function openJobClient(db: Database): Promise<JobClient> {
       if (tx) await boss.insert(rows, { db: toBossDb(tx.sql, db.sql.kind) });
       else await boss.insert(rows);
     },
+    async schedule(queue, cron) {
+      await boss.schedule(queue, cron, {}, { tz: "UTC" });
+    },
   };
 }
 
 export interface WorkerOptions {
   /** Seconds between maintenance runs (expiring jobs of dead workers, archiving). */
   maintenanceIntervalSeconds?: number;
+  /** Runs pg-boss's timekeeper, which sends the jobs of cron schedules (JobClient.schedule) when they fall due. */
+  schedules?: boolean;
 }
 
 /** Runs handlers for queues. Owns pg-boss's maintenance timers; stop() ends them and waits for running jobs. */
@@ -145,7 +152,7 @@ export async function startJobWorker(db: Database, options: WorkerOptions = {}):
     db: bossDb,
     schema: BOSS_SCHEMA,
     supervise: true,
-    schedule: false,
+    schedule: options.schedules ?? false,
     migrate: true,
     maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30,
   } as PgBoss.ConstructorOptions);

@@ -10,6 +10,7 @@ import { z } from "zod";
 import { toValidationIssues } from "../errors.ts";
 import { toAppError } from "../http/responses.ts";
 import { logger } from "../logger.ts";
+import { redactToolArguments } from "../redaction/tool-arguments.ts";
 import { assertInputText } from "../shared/input-text.ts";
 import { TOOLS } from "./tools/index.ts";
 import { toolError, type ToolContext, type ToolDefinition, type ToolResult } from "./tool.ts";
@@ -120,7 +121,11 @@ export async function runTool(tool: ToolDefinition, args: unknown, ctx: ToolCont
   let result: ToolResult;
   try {
     assertInputText(args, { where: "arguments" });
-    result = await tool.run(args as never, ctx);
+    // A write stores what the rules leave of its arguments (docs/operations.md, "Redaction").
+    const redacted = tool.readOnly ? { args, masked: 0 } : await redactToolArguments(ctx.db, ctx.auth.organizationId, args);
+    result = await tool.run(redacted.args as never, ctx);
+    // Never silent: how many values the rules masked, beside the tool's own facts.
+    if (redacted.masked > 0) result = { ...result, data: { ...result.data, redactedValues: redacted.masked } };
   } catch (error) {
     const appError = toAppError(error, ctx.requestId);
     const issues = appError.issues?.map((i) => `${i.path ? `${i.path}: ` : ""}${i.message}`) ?? [];

@@ -31,7 +31,7 @@ export function toSpanResponse(row: TSpanRow): TSpan {
     contexts: Array.isArray(data.contexts) ? data.contexts : [],
     prompt: typeof data.prompt === "string" ? data.prompt : data.prompt == null ? null : JSON.stringify(data.prompt),
     metadata: metadataOf(row),
-    metrics: { durationMs: row.durationMs, tokens: tokensOf(row), model: row.model },
+    metrics: { durationMs: row.durationMs, tokens: tokensOf(row), model: row.model, costUsd: row.costUsd === null ? null : Number(row.costUsd) },
     error: row.error,
     errors: errorsOf(row, data),
     startedAt: row.startedAt?.toISOString() ?? null,

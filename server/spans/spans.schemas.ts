@@ -50,7 +50,7 @@ export const ZSpan = z.object({
   contexts: z.array(z.unknown()),
   prompt: z.string().nullable(),
   metadata: ZJsonObject,
-  metrics: z.object({ durationMs: z.number().int().nullable(), tokens: ZTokens, model: z.string().nullable() }),
+  metrics: z.object({ durationMs: z.number().int().nullable(), tokens: ZTokens, model: z.string().nullable(), costUsd: z.number().nullable() }),
   error: z.string().nullable(),
   errors: z.array(ZCaptureNote).nullable(),
   startedAt: z.string().nullable(),

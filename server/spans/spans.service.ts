@@ -29,13 +29,14 @@ export async function findSpanBySelector(db: Database, organizationId: string, t
 /** One span by canonical id; unknown or foreign is a 404. */
 export async function getSpan(db: Database, organizationId: string, id: string): Promise<TSpan> {
   const row = await q.selectSpanById(db, organizationId, id);
-  if (!row) throw notFound(`Span ${id}`);
+  // A deleted trace's spans wait for the purge job: its trace row is gone at once, so they read as gone too.
+  if (!row || !(await q.traceExists(db, organizationId, row.traceId))) throw notFound(`Span ${id}`);
   return toSpanResponse(row);
 }
 
 /** GET /externalSpans/{id}: the stored rawSpan as rawData, or only its input/output in the replay view. */
 export async function getExternalSpan(db: Database, organizationId: string, id: string, view?: "replay"): Promise<TExternalSpan> {
   const row = await q.selectRawSpan(db, organizationId, id);
-  if (!row) throw notFound(`Span ${id}`);
+  if (!row || !(await q.traceExists(db, organizationId, row.traceId))) throw notFound(`Span ${id}`);
   return toExternalSpanResponse(row, view);
 }

@@ -1,5 +1,6 @@
 // REST handlers of the trace reads and the detached update (docs/api/traces.md).
 import { defineRoute } from "../http/define-route.ts";
+import { redactJson } from "../redaction/redaction.service.ts";
 import { ZTraceIdParams, ZTraceListQuery, ZTracePatch } from "./traces.schemas.ts";
 import { findTraces, getTrace, updateTrace } from "./traces.service.ts";
 
@@ -21,5 +22,9 @@ export const patchTraceRoute = defineRoute({
   body: ZTracePatch,
   // Metadata and contexts are stored payloads: NUL and unpaired surrogates become U+FFFD (docs/api/traces.md).
   payloadFields: ["mergeMetadata", "appendContexts"],
-  handler: async ({ db, auth, params, body }) => ({ trace: await updateTrace(db, auth.organizationId, params.traceId, body) }),
+  handler: async ({ db, auth, params, body }) => {
+    // An SDK's write of trace content like any other door: the redaction rules apply (docs/operations.md, "Redaction").
+    const { value } = await redactJson(db, auth.organizationId, body);
+    return { trace: await updateTrace(db, auth.organizationId, params.traceId, value) };
+  },
 });

@@ -21,6 +21,7 @@ export const traceSelect = {
   originalTraceId: true,
   source: true,
   amendedAt: true,
+  costUsd: true,
 } as const;
 
 export function selectTrace(db: DbClient, organizationId: string, id: string) {
@@ -111,6 +112,12 @@ export interface TracePageFilter {
   /** startedAt bounds: from inclusive, to exclusive. */
   startedFrom?: Date;
   startedTo?: Date;
+  model?: string;
+  graderId?: string;
+  graderLabel?: "pass" | "fail";
+  verdictSource?: "human" | "agent" | "judge";
+  testRunId?: string;
+  minCostUsd?: number;
   /** Keyset position: started_at in epoch microseconds (null = a trace without start) and id. */
   after?: { startedUs: string | null; id: string };
 }
@@ -122,7 +129,13 @@ function listWhere(organizationId: string, f: TracePageFilter): Sql[] {
   if (f.status !== undefined) where.push(sql`status = ${f.status}`);
   if (f.sessionId !== undefined) where.push(sql`session_id = ${f.sessionId}`);
   if (f.titlePattern !== undefined) where.push(f.searchContent ? contentMatches(f.titlePattern) : titleMatches(f.titlePattern));
-  if (f.labelState !== undefined) where.push(labelStateIs(f.labelState));
+  if (f.labelState !== undefined) where.push(labelStateIs(f.labelState, f.verdictSource));
+  if (f.model !== undefined) {
+    where.push(sql`EXISTS (SELECT 1 FROM spans s WHERE s.organization_id = traces.organization_id AND s.trace_id = traces.id AND s.model = ${f.model})`);
+  }
+  if (f.graderId !== undefined) where.push(graderLabelIs(f.graderId, f.graderLabel));
+  if (f.testRunId !== undefined) where.push(sql`test_run_id = ${f.testRunId}::uuid`);
+  if (f.minCostUsd !== undefined) where.push(sql`cost_usd >= ${f.minCostUsd}::numeric`);
   if (f.kind === "replay") where.push(sql`test_run_id IS NOT NULL`);
   else if (f.kind !== undefined) where.push(sql`test_run_id IS NULL AND ingestion_type = ${f.kind}`);
   else if (f.excludeReplays) where.push(sql`test_run_id IS NULL`);
@@ -172,13 +185,21 @@ export async function countTraces(db: DbClient, organizationId: string, f: Trace
  * The trace's current whole-trace verdict (trace_labels row with no assertion, not superseded) is in the
  * state: unlabeled = none (a skipped or errored one is a verdict state of its own, as the labels read says).
  */
-function labelStateIs(state: NonNullable<TracePageFilter["labelState"]>): Sql {
+function labelStateIs(state: NonNullable<TracePageFilter["labelState"]>, source?: TracePageFilter["verdictSource"]): Sql {
   const current = sql`FROM trace_labels l
     WHERE l.organization_id = traces.organization_id AND l.trace_id = traces.id
       AND l.assertion_id IS NULL AND l.superseded_at IS NULL`;
   if (state === "unlabeled") return sql`NOT EXISTS (SELECT 1 ${current})`;
   const match = state === "pass" ? sql`l.label = true` : state === "fail" ? sql`l.label = false` : sql`l.approved`;
-  return sql`EXISTS (SELECT 1 ${current} AND l.label_status = 'labeled' AND ${match})`;
+  const from = source === undefined ? sql`TRUE` : sql`l.label_source = ${source}`;
+  return sql`EXISTS (SELECT 1 ${current} AND l.label_status = 'labeled' AND ${match} AND ${from})`;
+}
+
+/** The grader labelled the trace (pass or fail; with `label`, only that). */
+function graderLabelIs(graderId: string, label?: "pass" | "fail"): Sql {
+  const match = label === "pass" ? sql`g.label = true` : label === "fail" ? sql`g.label = false` : sql`g.label IS NOT NULL`;
+  return sql`EXISTS (SELECT 1 FROM grader_labels g WHERE g.organization_id = traces.organization_id AND g.trace_id = traces.id
+    AND g.grader_id = ${graderId}::uuid AND ${match})`;
 }
 
 function keysetAfter(after: { startedUs: string | null; id: string }): Sql {

@@ -22,6 +22,17 @@ export const ZTraceListQuery = z.object({
   startedFrom: ZInstant.optional(),
   /** Exclusive upper bound of startedAt. */
   startedTo: ZInstant.optional(),
+  /** Traces with a span of exactly this model (the dashboard's model bars; docs/api/traces.md, "GET /api/sdk/traces"). */
+  model: zText(400).optional(),
+  /** Traces this grader labelled (with graderLabel: only passes or only failures). */
+  graderId: ZUuid.optional(),
+  graderLabel: z.enum(["pass", "fail"]).optional(),
+  /** With labelState pass or fail: only verdicts of this source. */
+  verdictSource: z.enum(["human", "agent", "judge"]).optional(),
+  /** Traces of one experiment (replay traces). */
+  testRunId: ZUuid.optional(),
+  /** Traces that cost at least this many USD (docs/cost.md). */
+  minCostUsd: z.coerce.number().finite().min(0).optional(),
   cursor: z.string().max(512).optional(),
   limit: zQueryInt(1, 100).default(50),
 });
@@ -78,6 +89,8 @@ export const ZTrace = z.object({
   source: z.string().nullable(),
   /** Native OpenTelemetry traces: when a span first arrived after completion (graders re-ran once). */
   amendedAt: ZTimestamp,
+  /** USD: the sum of its final spans' costs; null while none had a price (docs/cost.md). */
+  costUsd: z.number().nullable(),
 });
 export type TTrace = z.output<typeof ZTrace>;
 

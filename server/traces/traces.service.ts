@@ -46,6 +46,12 @@ function pageFilter(filters: TTraceFilters): q.TracePageFilter {
     excludeReplays: filters.excludeReplays,
     startedFrom: filters.startedFrom,
     startedTo: filters.startedTo,
+    model: filters.model,
+    graderId: filters.graderId,
+    graderLabel: filters.graderLabel,
+    verdictSource: filters.verdictSource,
+    testRunId: filters.testRunId,
+    minCostUsd: filters.minCostUsd,
   };
 }
 
@@ -102,6 +108,12 @@ export function countTraces(db: Database, organizationId: string, filters: TTrac
 export async function findTraceQueue(db: Database, organizationId: string, filters: TTraceFilters = {}) {
   const rows = await boundedRead(db, filters, (c) => q.selectTracePage(c, organizationId, pageFilter(filters), QUEUE_MAX + 1));
   return { ids: rows.slice(0, QUEUE_MAX).map((r) => r.id), truncated: rows.length > QUEUE_MAX };
+}
+
+/** The ids of at most `take` traces matching the filters, in list order (a filtered delete removes them). */
+export async function findMatchingTraceIds(db: Database, organizationId: string, filters: TTraceFilters, take: number): Promise<string[]> {
+  const rows = await boundedRead(db, filters, (c) => q.selectTracePage(c, organizationId, pageFilter(filters), take));
+  return rows.map((r) => r.id);
 }
 
 /** The organization's traces among `ids`, in the order given; ids naming no trace of it are left out. */
@@ -204,6 +216,7 @@ export function toTraceResponse(row: q.TTraceRow, metrics: TTraceMetrics = EMPTY
     originalTraceId: row.originalTraceId,
     source: row.source,
     amendedAt: row.amendedAt?.toISOString() ?? null,
+    costUsd: row.costUsd === null ? null : Number(row.costUsd),
   };
 }
 

@@ -8,6 +8,7 @@ import type { TSessionUser } from "../auth/sessions/sessions.schemas.ts";
 import { getSessionUser } from "../auth/sessions/sessions.service.ts";
 import { getEnv } from "../env.ts";
 import { readClientInfo, type TClientInfo } from "../http/client-address.ts";
+import { readWrittenPosition } from "./replica-reads.ts";
 
 export interface TRequestInfo extends TClientInfo {
   /** The Origin header (browsers send it on every POST), or null. */
@@ -24,6 +25,8 @@ export interface TContext {
   request: TRequestInfo;
   sessionToken: string | null;
   session: TSessionUser | null;
+  /** This browser's last console write, as the primary's log position (replica-reads.ts); null when none is recent. */
+  writtenAt?: string | null;
   /** Response headers the procedure may add to (Set-Cookie). */
   resHeaders: Headers;
 }
@@ -47,6 +50,7 @@ export async function createContext(opts: { headers: Headers; url: string; resHe
     request: readRequestInfo(opts.headers, opts.url),
     sessionToken,
     session: await getSessionUser(db, sessionToken),
+    writtenAt: readWrittenPosition(opts.headers.get("cookie")),
     resHeaders: opts.resHeaders ?? new Headers(),
   };
 }

@@ -9,6 +9,8 @@ import type { TContext } from "./context.ts";
 import { isSameOriginRequest } from "./csrf.ts";
 import { trpcErrorData } from "./error-shape.ts";
 import { assertInputText } from "../shared/input-text.ts";
+import { getReadReplica } from "../db.ts";
+import { isConnectionFailure, readsFromReplica, replicaFor, writtenCookie } from "./replica-reads.ts";
 
 const t = initTRPC.context<TContext>().create({
   transformer: superjson,
@@ -53,9 +55,35 @@ export const createCallerFactory = t.createCallerFactory;
 
 export const publicProcedure = t.procedure.use(mapErrors).use(sameOriginMutations).use(textRules);
 
-/** Every console procedure but sign-in: requires a live session and scopes to the user's organization. */
-export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.session) throw new AppError("unauthorized", "Your session has ended. Sign in again.");
-  const { organizationId, userId } = ctx.session;
-  return next({ ctx: { ...ctx, session: ctx.session, auth: { organizationId, userId } } });
+/**
+ * With a read replica (DATABASE_READ_URL): the console's heavy reads go to it, a write leaves a cookie that keeps
+ * this browser's reads on the primary until the replica shows it, and a read the replica failed runs again on the
+ * primary (replica-reads.ts).
+ */
+const replicaReads = t.middleware(async ({ ctx, type, path, next }) => {
+  const replica = await getReadReplica();
+  if (!replica) return next();
+  if (type === "mutation") {
+    const result = await next();
+    if (result.ok) {
+      const cookie = await writtenCookie(ctx.db, ctx.request.secure);
+      if (cookie) ctx.resHeaders.append("set-cookie", cookie);
+    }
+    return result;
+  }
+  const chosen = readsFromReplica(path) ? await replicaFor(replica, ctx.writtenAt ?? null) : undefined;
+  if (!chosen) return next();
+  const result = await next({ ctx: { ...ctx, db: chosen.db } });
+  if (result.ok || !isConnectionFailure(result.error.cause ?? result.error)) return result;
+  chosen.markUnavailable();
+  return next();
 });
+
+/** Every console procedure but sign-in: requires a live session and scopes to the user's organization. */
+export const protectedProcedure = publicProcedure
+  .use(({ ctx, next }) => {
+    if (!ctx.session) throw new AppError("unauthorized", "Your session has ended. Sign in again.");
+    const { organizationId, userId } = ctx.session;
+    return next({ ctx: { ...ctx, session: ctx.session, auth: { organizationId, userId } } });
+  })
+  .use(replicaReads);

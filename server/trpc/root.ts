@@ -12,6 +12,10 @@ import { assertionsRouter } from "./routers/assertions.router.ts";
 import { replaysRouter } from "./routers/replays.router.ts";
 import { setupRouter } from "./routers/setup.router.ts";
 import { reviewRouter } from "./routers/review.router.ts";
+import { redactionRouter } from "./routers/redaction.router.ts";
+import { transferRouter } from "./routers/transfer.router.ts";
+import { insightRouter } from "./routers/insight.router.ts";
+import { lifecycleRouter } from "./routers/lifecycle.router.ts";
 import { createCallerFactory, router } from "./init.ts";
 
 export const appRouter = router({
@@ -31,6 +35,10 @@ export const appRouter = router({
   replays: replaysRouter,
   setup: setupRouter,
   review: reviewRouter,
+  redaction: redactionRouter,
+  transfer: transferRouter,
+  insight: insightRouter,
+  lifecycle: lifecycleRouter,
 });
 
 export type AppRouter = typeof appRouter;

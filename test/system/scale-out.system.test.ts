@@ -11,11 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error -- plain ESM script without types
 import { serverCommand } from "../../scripts/start.mjs";
 import { completionPayload, spanPayload } from "../../server/ingest/testing/payloads.ts";
-import { createEmptyPostgresDatabase } from "../harness.ts";
+import { createEmptyPostgresDatabase, onCitus } from "../harness.ts";
 import { buildApp, freePort, waitHealthy } from "./server-process.ts";
 
 const root = path.resolve(__dirname, "..", "..");
-const pgUrl = process.env.TEST_DATABASE_URL;
+// On the Citus run of the system tests (scripts/test.mjs), the database is one on the local cluster.
+const pgUrl = onCitus ? process.env.TEST_CITUS_URL : process.env.TEST_DATABASE_URL;
 const API_KEY = `rp_scale_${"0123456789abcdef".repeat(3)}`;
 const KEY = "scale-out-agent";
 const TRACES = 12;
@@ -171,9 +172,14 @@ describe.runIf(pgUrl)("two instances on one PostgreSQL database", () => {
 
       // Every grading job is taken by one instance or the other, and their judge calls hang: kill the
       // instance that holds the most of them, and let the judge answer the survivor.
+      let seen = "";
       await until("every grading job to be taken", async () => {
         const { rows } = await db.query("SELECT count(*) FILTER (WHERE state = 'active')::int AS active, count(*)::int AS n FROM pgboss.job WHERE name = 'grading'");
+        const { rows: states } = await db.query("SELECT state::text, count(*)::int AS n, max(output::text) AS output FROM pgboss.job WHERE name LIKE 'grading%' GROUP BY state");
+        seen = `${rows[0].n} grading jobs, ${rows[0].active} active, ${judge.held.length} judge calls held; ${JSON.stringify(states)}`;
         return rows[0].n === TRACES && rows[0].active === TRACES && judge.held.length > 0 ? true : undefined;
+      }).catch((error: Error) => {
+        throw new Error(`${error.message} (last seen: ${seen})`);
       });
       const heldBy = (name: string) => judge.held.filter((c) => c.instance === name).length;
       const [victim, survivor] = heldBy("a") >= heldBy("b") ? [0, 1] : [1, 0];

@@ -2,6 +2,7 @@
 // of them, started once instead of once per file. Each suite records under its own trace function keys, so they
 // share the organization and its API key. Suites that test start-up itself start their own servers.
 import type { TestProject } from "vitest/node";
+import { createEmptyPostgresDatabase, onPostgres } from "../postgres-databases.ts";
 import { startServer } from "./server-process.ts";
 
 declare module "vitest" {
@@ -11,8 +12,16 @@ declare module "vitest" {
   }
 }
 
+/**
+ * On the embedded database by default; on a database of its own on PostgreSQL or Citus when REPRISE_TEST_DB says so
+ * (scripts/test.mjs runs the SDK, MCP and scale-out suites again on the local Citus cluster).
+ */
 export default async function setup(project: TestProject) {
-  const server = await startServer({ apiKey: `rp_system_${"s".repeat(32)}`, name: "System" });
+  const database = onPostgres ? await createEmptyPostgresDatabase() : undefined;
+  const server = await startServer({ apiKey: `rp_system_${"s".repeat(32)}`, name: "System", env: database ? { ...process.env, DATABASE_URL: database.url } : undefined });
   project.provide("reprise", { baseUrl: server.baseUrl, apiKey: server.apiKey });
-  return () => server.stop();
+  return async () => {
+    server.stop();
+    await database?.drop();
+  };
 }

@@ -1,5 +1,6 @@
 // The console's places, in one list: the sidebar and the not-found page both offer every one of them.
 export const CONSOLE_NAV = [
+  { href: "/dashboard", label: "Dashboard" },
   { href: "/traces", label: "Traces" },
   { href: "/datasets", label: "Datasets" },
   { href: "/assertions", label: "Assertions" },
@@ -7,5 +8,6 @@ export const CONSOLE_NAV = [
   { href: "/graders", label: "Graders" },
   { href: "/sim-plan", label: "Sim plan" },
   { href: "/replays", label: "Replays" },
+  { href: "/prices", label: "Model prices" },
   { href: "/settings", label: "Settings" },
 ] as const;

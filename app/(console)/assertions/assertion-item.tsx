@@ -18,6 +18,10 @@ export function AssertionItem({ assertion: a, onEdit, context }: { assertion: As
   const trpc = useTRPC();
   const invalidate = useInvalidateAssertions();
   const archive = useMutation(trpc.assertions.archive.mutationOptions({ onSuccess: invalidate }));
+  const remove = useMutation(trpc.lifecycle.deleteAssertion.mutationOptions({ onSuccess: invalidate }));
+  const confirmDelete = () => {
+    if (window.confirm(`Delete the assertion "${a.assertion}" with its verdicts? It can be restored from Settings.`)) remove.mutate({ id: a.id });
+  };
   const confirmArchive = () => {
     if (window.confirm(`Archive the assertion "${a.assertion}"? It stops applying to replays.`)) archive.mutate({ traceId: a.traceId, assertionIds: [a.id] });
   };
@@ -32,6 +36,7 @@ export function AssertionItem({ assertion: a, onEdit, context }: { assertion: As
             <Button variant="secondary" size="sm" onClick={onEdit} aria-label={`Edit assertion: ${a.assertion}`}>Edit</Button>
             <Button variant="ghost" size="sm" onClick={() => setShowHistory(true)} aria-label={`History of assertion: ${a.assertion}`}>History</Button>
             <Button variant="danger" size="sm" disabled={archive.isPending} onClick={confirmArchive} aria-label={`Archive assertion: ${a.assertion}`}>Archive</Button>
+            <Button variant="ghost" size="sm" disabled={remove.isPending} onClick={confirmDelete} aria-label={`Delete assertion: ${a.assertion}`}>Delete</Button>
           </div>
         ) : null}
       </div>
@@ -46,7 +51,7 @@ export function AssertionItem({ assertion: a, onEdit, context }: { assertion: As
       <p className="text-xs text-zinc-500">
         {context}{context ? " · " : ""}{a.source === "human" ? "written by" : "proposed by an agent for"} {a.author?.fullName || a.author?.email || "unknown"} · updated {formatRelative(a.updatedAt)}
       </p>
-      <FormError error={archive.error} />
+      <FormError error={archive.error ?? remove.error} />
       {showHistory ? <AssertionHistory assertionId={a.id} onClose={() => setShowHistory(false)} /> : null}
     </li>
   );

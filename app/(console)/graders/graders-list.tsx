@@ -24,6 +24,9 @@ export function GradersList() {
   const save = useMutation(trpc.graders.save.mutationOptions({
     onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: trpc.graders.list.queryKey() }), queryClient.invalidateQueries({ queryKey: trpc.graders.versions.queryKey() })]),
   }));
+  const remove = useMutation(trpc.lifecycle.deleteGrader.mutationOptions({
+    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: trpc.graders.list.queryKey() }), queryClient.invalidateQueries({ queryKey: trpc.lifecycle.deleted.queryKey() })]),
+  }));
   const archive = (g: Grader) => save.mutate({ id: g.id, traceFunctionKey: g.traceFunctionKey, name: g.name, kind: g.kind, config: g.config, status: "archived" });
   return (
     <div className="space-y-4">
@@ -43,6 +46,8 @@ export function GradersList() {
                   <Button variant="secondary" size="sm" onClick={() => setEditing(g)} aria-label={`Edit ${g.name}`}>Edit</Button>
                   <Button variant="ghost" size="sm" onClick={() => setHistoryOf(g)} aria-label={`History of ${g.name}`}>History</Button>
                   {g.status === "active" ? <Button variant="danger" size="sm" disabled={save.isPending} onClick={() => archive(g)} aria-label={`Archive ${g.name}`}>Archive</Button> : null}
+                  <Button variant="ghost" size="sm" disabled={remove.isPending} aria-label={`Delete ${g.name}`}
+                    onClick={() => { if (window.confirm(`Delete grader "${g.name}"? It can be restored from Settings.`)) remove.mutate({ id: g.id }); }}>Delete</Button>
                 </div>
               </li>
             ))}

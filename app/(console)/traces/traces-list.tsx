@@ -9,7 +9,7 @@ import { useRef, useState } from "react";
 import { Button } from "@/components/ui/button.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { Input, Select } from "@/components/ui/field.tsx";
-import { formatDateTime, formatDuration, formatNumber, formatRelative } from "@/components/ui/format.ts";
+import { formatDateTime, formatDuration, formatNumber, formatRelative, formatUsd } from "@/components/ui/format.ts";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states.tsx";
 import { useTRPC } from "@/components/trpc/react.tsx";
 import type { RouterOutputs } from "@/components/trpc/types.ts";
@@ -18,8 +18,10 @@ import { AddToDatasetButton } from "../_components/add-to-dataset.tsx";
 import { ReplayCard } from "../_components/replay-card.tsx";
 import { FirstTraceGuide } from "../_components/first-trace-guide.tsx";
 import { filterQuery, KINDS, LABEL_STATES, readFilters, STATUSES } from "./trace-filters.ts";
+import { ExportButton } from "./export-button.tsx";
 import { FaithfulBadge, KindBadge, StatusBadge, VerdictBadge } from "./trace-badges.tsx";
 import { useLiveChanges } from "./use-live-changes.ts";
+import { DeleteMatchingButton } from "./delete-traces.tsx";
 
 /** `<input type="datetime-local">` shows local time without a zone; the URL and the API keep ISO instants. */
 function toLocalInput(iso: string | undefined): string {
@@ -139,6 +141,12 @@ export function TracesList() {
             Include replays
           </label>
         ) : null}
+        <label className="w-full text-xs sm:w-32 font-medium text-zinc-600">
+          Min cost (USD)
+          <Input className="mt-1" type="number" min="0" step="any" defaultValue={filters.minCostUsd ?? ""}
+            onBlur={(e) => setFilter("minCost", e.currentTarget.value)} onKeyDown={(e) => { if (e.key === "Enter") setFilter("minCost", e.currentTarget.value); }} />
+        </label>
+        <DashboardFilters params={params} onClear={setFilter} />
         {filters.sessionId ? (
           <p className="flex h-9 items-center gap-1 text-xs text-zinc-700">
             Session <code className="max-w-48 truncate rounded bg-zinc-100 px-1.5 py-0.5">{filters.sessionId}</code>
@@ -152,6 +160,8 @@ export function TracesList() {
           {list.data ? (list.data.total === 0 ? "No traces" : `${formatNumber(first + 1)}–${formatNumber(first + list.data.traces.length)} of ${formatNumber(list.data.total)} trace${list.data.total === 1 ? "" : "s"}`) : "\u00a0"}
         </p>
         <p role="status" className="mr-auto text-sm font-medium text-accent-700 dark:text-accent-300">{announced}</p>
+        {list.data && list.data.total > 0 ? <ExportButton filters={filters} total={list.data.total} /> : null}
+        {list.data && list.data.total > 0 && filtered ? <DeleteMatchingButton filter={filters} /> : null}
         {list.data && list.data.total > 0 ? (
           <Link href={queueHref} className="inline-flex h-9 items-center rounded-md bg-accent-600 px-3.5 text-sm font-medium text-on-accent hover:bg-accent-700">
             Label these {formatNumber(list.data.total)} in a queue
@@ -182,6 +192,31 @@ export function TracesList() {
 }
 
 type Row = RouterOutputs["traces"]["list"]["traces"][number];
+
+/** The filters a dashboard figure opens the list with, each shown and removable (docs/dashboard.md). */
+function DashboardFilters({ params, onClear }: { params: URLSearchParams; onClear: (key: string, value: string) => void }) {
+  const shown = [
+    ["model", "Model"],
+    ["grader", "Grader"],
+    ["graderLabel", "Grader label"],
+    ["verdictSource", "Verdict by"],
+    ["run", "Experiment"],
+  ] as const;
+  return (
+    <>
+      {shown.map(([key, label]) => {
+        const value = params.get(key);
+        if (!value) return null;
+        return (
+          <p key={key} className="flex h-9 items-center gap-1 text-xs text-zinc-700">
+            {label} <code className="max-w-48 truncate rounded bg-zinc-100 px-1.5 py-0.5">{value}</code>
+            <Button variant="ghost" size="sm" aria-label={`Remove the ${label.toLowerCase()} filter`} onClick={() => onClear(key, "")}>×</Button>
+          </p>
+        );
+      })}
+    </>
+  );
+}
 
 /** A replay of the selected traces: the SDK call to run with their ids, followed once it starts. */
 function ReplaySelectedButton({ traces }: { traces: Row[] }) {
@@ -248,6 +283,7 @@ function TraceTable({ rows, selected, onSelect }: { rows: Row[]; selected: Map<s
               <VerdictBadge verdict={t.verdict} />
               <span title={formatDateTime(t.startedAt)}>{formatRelative(t.startedAt)}</span>
               <span>· {formatDuration(t.durationMs)}</span>
+              {t.costUsd !== null ? <span>· {formatUsd(t.costUsd)}</span> : null}
             </span>
           </li>
         ))}
@@ -262,6 +298,7 @@ function TraceTable({ rows, selected, onSelect }: { rows: Row[]; selected: Map<s
             <th scope="col" className="hidden w-16 px-3 py-2 text-right font-medium xl:table-cell">Spans</th>
             <th scope="col" className="w-20 px-3 py-2 text-right font-medium">Duration</th>
             <th scope="col" className="hidden w-20 px-3 py-2 text-right font-medium xl:table-cell">Tokens</th>
+            <th scope="col" className="w-24 px-3 py-2 text-right font-medium">Cost</th>
             <th scope="col" className="w-36 px-3 py-2 font-medium">Verdict</th>
             <th scope="col" className="w-28 px-4 py-2 font-medium">Started</th>
           </tr>
@@ -285,6 +322,7 @@ function TraceTable({ rows, selected, onSelect }: { rows: Row[]; selected: Map<s
               <td className="hidden px-3 py-2 text-right tabular-nums xl:table-cell">{t.spanCount}</td>
               <td className="px-3 py-2 text-right tabular-nums">{formatDuration(t.durationMs)}</td>
               <td className="hidden px-3 py-2 text-right tabular-nums xl:table-cell">{formatNumber(t.tokens?.total)}</td>
+              <td className="px-3 py-2 text-right tabular-nums">{formatUsd(t.costUsd)}</td>
               <td className="px-3 py-2"><VerdictBadge verdict={t.verdict} /></td>
               <td className="px-4 py-2 text-zinc-600" title={formatDateTime(t.startedAt)}>{formatRelative(t.startedAt)}</td>
             </tr>

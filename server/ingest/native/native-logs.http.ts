@@ -10,6 +10,7 @@ import { encodeExportLogsResponse } from "../../../proto/otlp.ts";
 import { withOtlpLogs } from "../otlp-wire/decode-otlp.ts";
 import { summarizeRejections, otlpErrors } from "../otlp-wire/otlp-response.ts";
 import { sanitizeJsonValue } from "../payloads/sanitize.ts";
+import { redactLogEvents } from "../redact-items.ts";
 import { insertEvents, type TEventRow } from "./events.queries.ts";
 import { readLogEvents, type TSpanEvent } from "./read-log-events.ts";
 import { remapStoredSpans } from "./remap.ts";
@@ -37,6 +38,7 @@ export const postNativeLogs = defineRoute({
       const { events, problems } = readLogEvents(otlp);
       const rows = events.map((e, i) => toRow(auth.organizationId, e, i));
       sanitizeJsonValue(rows, { nul: 0, surrogates: 0 });
+      await redactLogEvents(db, auth.organizationId, rows as unknown as Record<string, unknown>[]);
       const changed = await db.sql.transaction((tx) => insertEvents(tx, auth.organizationId, rows));
       await remapStoredSpans(db, auth, changed);
       const partialSuccess = problems.length > 0 ? { rejectedLogRecords: problems.length, errorMessage: summarizeRejections(problems, "log record(s)") } : undefined;

@@ -8,6 +8,7 @@ import { ingestBatch } from "../ingest.service.ts";
 import { withOtlpTraces } from "../otlp-wire/decode-otlp.ts";
 import { exportResponse, otlpErrors } from "../otlp-wire/otlp-response.ts";
 import { sanitizeJsonValue } from "../payloads/sanitize.ts";
+import { redactNativeTraces } from "../redact-items.ts";
 import { recordNativeTraces } from "./native.queries.ts";
 import { readOtelSpans } from "./read-spans.ts";
 import { loadLogEvents, remapStoredSpans } from "./remap.ts";
@@ -24,6 +25,7 @@ export const postNativeTraces = defineRoute({
       const before = await loadLogEvents(db, auth.organizationId, genAi);
       const { items, locations, reasons, traces } = toNativeItems(auth.organizationId, decoded.spans, before.bySpan);
       sanitizeJsonValue([...traces.values()], { nul: 0, surrogates: 0 });
+      await redactNativeTraces(db, auth.organizationId, traces.values() as Iterable<unknown> as Iterable<Record<string, unknown>>);
       const result = await ingestBatch(db, auth, items, {
         concurrency: getEnv().REPRISE_OTLP_INGEST_CONCURRENCY,
         afterWrite: (tx, traceIds, stamp) => recordNativeTraces(tx, auth.organizationId, traceIds.flatMap((id) => traces.get(id) ?? []), stamp),

@@ -45,7 +45,7 @@ function traceFunctionOf(span: TOtelSpan, mapped: TMappedSpan, root: { span: TOt
 
 function spanPayload(span: TOtelSpan, mapped: TMappedSpan, traceFunctionKey: string): Record<string, unknown> {
   const contexts = mapped.model !== null || mapped.tokens
-    ? [{ model: mapped.model, inputTokens: mapped.tokens?.input ?? null, outputTokens: mapped.tokens?.output ?? null, cachedTokens: mapped.tokens?.cached ?? null, totalTokens: mapped.tokens?.total ?? null }]
+    ? [{ model: mapped.model, inputTokens: mapped.tokens?.input ?? null, outputTokens: mapped.tokens?.output ?? null, cachedTokens: mapped.tokens?.cached ?? null, totalTokens: mapped.tokens?.total ?? null, reasoningTokens: mapped.tokens?.reasoning ?? null }]
     : [];
   const data: Record<string, unknown> = { name: span.name, type: mapped.type, contexts, error: mapped.error };
   if (mapped.input !== undefined) data.input = mapped.input;

@@ -2,6 +2,7 @@
 // be serialized (JSON.stringify's stack gives out on nesting thousands of levels deep) is rejected
 // here with a reason, and the rest of the batch goes on.
 import { isUuid, newId } from "../../ids.ts";
+import type { TPrice } from "../../insight/cost/pricing.ts";
 import type { TIngestItem, TRejection } from "../ingest.schemas.ts";
 import { memberText } from "./member-text.ts";
 import { dedupeSpanRows, toSpanRow, type TSpanRow } from "./span-rows.ts";
@@ -57,7 +58,8 @@ function sentMember(text: string, name: string): string | undefined {
   }
 }
 
-export function preparePlan(organizationId: string, items: TIngestItem[]): TPreparedPlan {
+/** `prices`: the organization's model prices, which cost each LLM span (docs/cost.md, "Cost"). */
+export function preparePlan(organizationId: string, items: TIngestItem[], prices: readonly TPrice[] = []): TPreparedPlan {
   const rejected = new Map<number, TRejection>();
   const traceOf = new Map<number, [string, string]>();
   const functionExecutionOf = new Map<number, string>();
@@ -68,7 +70,7 @@ export function preparePlan(organizationId: string, items: TIngestItem[]): TPrep
   items.forEach((item, index) => {
     try {
       if (item.operation === "external_span") {
-        const row = toSpanRow(organizationId, item.payload, item.raw, item.notes);
+        const row = toSpanRow(organizationId, item.payload, item.raw, item.notes, prices);
         const s = serializeSpan(row, item.text);
         if (!s.ok) return void rejected.set(index, unstorable(s.error));
         spans.push({ index, row, json: s.json, raw: s.raw });

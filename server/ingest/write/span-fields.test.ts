@@ -32,8 +32,8 @@ describe("span fields", () => {
         { model: "other", inputTokens: 5, outputTokens: 1, cacheReadTokens: 4, totalTokens: 10 },
         { cachedTokens: "2" },
       ]),
-    ).toEqual({ input: 17, output: 4, cached: 6, total: 25, model: "gpt-x" });
-    expect(tokensAndModel([{ region: "eu" }])).toEqual({ input: null, output: null, cached: null, total: null, model: null });
+    ).toEqual({ input: 17, output: 4, cached: 6, total: 25, reasoning: null, model: "gpt-x" });
+    expect(tokensAndModel([{ region: "eu" }])).toEqual({ input: null, output: null, cached: null, total: null, reasoning: null, model: null });
     expect(tokensAndModel("nope").total).toBeNull();
   });
 

@@ -74,6 +74,8 @@ export interface TTokensAndModel {
   output: number | null;
   cached: number | null;
   total: number | null;
+  /** A part of output (docs/cost.md). */
+  reasoning: number | null;
   model: string | null;
 }
 
@@ -81,11 +83,11 @@ const add = (a: number | null, b: number | null) => (b === null ? a : Math.min((
 
 /**
  * Tokens and model from `span_data.contexts` (docs/api/ingestion.md, "Span payload"): inputTokens, outputTokens,
- * cached from cacheReadTokens/cachedTokens, totalTokens or input + output, model. Several context objects add up; the
+ * cached from cacheReadTokens/cachedTokens, totalTokens or input + output, reasoningTokens, model. Several context objects add up; the
  * first model wins. Null where no context says anything.
  */
 export function tokensAndModel(contexts: unknown): TTokensAndModel {
-  const result: TTokensAndModel = { input: null, output: null, cached: null, total: null, model: null };
+  const result: TTokensAndModel = { input: null, output: null, cached: null, total: null, reasoning: null, model: null };
   if (!Array.isArray(contexts)) return result;
   for (const context of contexts) {
     if (!context || typeof context !== "object" || Array.isArray(context)) continue;
@@ -97,6 +99,7 @@ export function tokensAndModel(contexts: unknown): TTokensAndModel {
     result.cached = add(result.cached, count(c.cacheReadTokens) ?? count(c.cachedTokens));
     const total = count(c.totalTokens) ?? (input === null && output === null ? null : (input ?? 0) + (output ?? 0));
     result.total = add(result.total, total);
+    result.reasoning = add(result.reasoning, count(c.reasoningTokens));
     if (result.model === null) result.model = nonEmptyString(c.model);
   }
   return result;

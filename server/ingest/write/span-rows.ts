@@ -1,6 +1,7 @@
 // external_span payload → one spans row (prisma/schema.prisma, model Span). Identity per docs/api/ingestion.md ("Span
 // payload"): canonical ids from the organization and the SDK's source ids; carrier OTel ids never play a part.
 import { canonicalId, isUuid } from "../../ids.ts";
+import { spanCost, type TPrice } from "../../insight/cost/pricing.ts";
 import type { TServerNote } from "../ingest.schemas.ts";
 import type { TExternalSpanPayload } from "../payloads/span-payload.schemas.ts";
 import {
@@ -45,6 +46,9 @@ export interface TSpanRow {
   output_tokens: number | null;
   cached_tokens: number | null;
   total_tokens: number | null;
+  reasoning_tokens: number | null;
+  /** USD (docs/cost.md); null when the span has nothing to price or no price matched its model. */
+  cost_usd: number | null;
   model: string | null;
   test_run_id: string | null;
   input_source_span_id: string | null;
@@ -66,6 +70,7 @@ export function toSpanRow(
   p: TExternalSpanPayload,
   raw: Record<string, unknown>,
   serverNotes: TServerNote[],
+  prices: readonly TPrice[] = [],
 ): TSpanRow {
   const rawSpan = raw.rawSpan as Record<string, unknown>;
   const data: Partial<NonNullable<TExternalSpanPayload["rawSpan"]["span_data"]>> = p.rawSpan.span_data ?? {};
@@ -77,6 +82,7 @@ export function toSpanRow(
   const started = parseTimestamp(p.rawSpan.started_at);
   const ended = parseTimestamp(p.rawSpan.ended_at);
   const tokens = tokensAndModel(data.contexts);
+  const cost = spanCost(prices, { ...tokens, startedAt: started?.text ?? null });
   const name = keyColumn(nonEmptyString(data.name) ?? FALLBACK_SPAN_NAME, "span name", notes) as string;
   const nodeKey = keyColumn(p.rootTraceFunctionKey || p.traceFunctionKey || null, "trace function key", notes);
   const payloadErrors = Array.isArray(raw.errors) ? (raw.errors as unknown[]) : [];
@@ -112,6 +118,8 @@ export function toSpanRow(
     output_tokens: tokens.output,
     cached_tokens: tokens.cached,
     total_tokens: tokens.total,
+    reasoning_tokens: tokens.reasoning,
+    cost_usd: cost.kind === "priced" ? cost.costUsd : null,
     model: tokens.model,
     test_run_id: uuidOrNull(p.testRunId || p.experimentId),
     input_source_span_id: p.rawSpan.input_source_span_id ?? null,

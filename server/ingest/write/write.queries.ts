@@ -145,7 +145,7 @@ export function upsertSpansStatement(organizationId: string, spans: TSpanArrays,
       payload_type, source, sdk_version, trace_function_key, node_key, name, type, function_name, error, errors,
       raw_span, content_off_by_simulation_plan, instrumentation, span_origin_name, span_origin_version,
       started_at, ended_at, is_final, duration_ms, input_tokens, output_tokens, cached_tokens, total_tokens,
-      model, test_run_id, input_source_span_id, mocked, mock_source, final_xact, created_at, updated_at)
+      reasoning_tokens, cost_usd, model, test_run_id, input_source_span_id, mocked, mock_source, final_xact, created_at, updated_at)
     SELECT ${organizationId}::uuid, r.id, r.trace_id, r.parent_span_id, r.source_span_id, r.source_trace_id,
       r.source_parent_span_id, r.payload_type, r.source, r.sdk_version, r.trace_function_key, r.node_key, r.name,
       r.type, r.function_name, r.error, r.errors,
@@ -154,7 +154,7 @@ export function upsertSpansStatement(organizationId: string, spans: TSpanArrays,
       r.value,
       r.content_off_by_simulation_plan, r.instrumentation, r.span_origin_name, r.span_origin_version,
       r.started_at, r.ended_at, r.is_final, r.duration_ms, r.input_tokens, r.output_tokens, r.cached_tokens,
-      r.total_tokens, r.model, r.test_run_id, r.input_source_span_id, r.mocked, r.mock_source,
+      r.total_tokens, r.reasoning_tokens, r.cost_usd, r.model, r.test_run_id, r.input_source_span_id, r.mocked, r.mock_source,
       CASE WHEN r.is_final THEN ${stamp.token}::xid8 END, ${stamp.at.toISOString()}::timestamptz, ${stamp.at.toISOString()}::timestamptz
     FROM ROWS FROM (json_to_recordset(${spans.rowsJson}::json) AS (
       id uuid, trace_id uuid, parent_span_id uuid, source_span_id text, source_trace_id text,
@@ -163,7 +163,7 @@ export function upsertSpansStatement(organizationId: string, spans: TSpanArrays,
       content_off_by_simulation_plan boolean, instrumentation text, span_origin_name text,
       span_origin_version text, started_at timestamptz, ended_at timestamptz, is_final boolean,
       duration_ms integer, input_tokens integer, output_tokens integer, cached_tokens integer,
-      total_tokens integer, model text, test_run_id uuid, input_source_span_id text, mocked boolean,
+      total_tokens integer, reasoning_tokens integer, cost_usd numeric, model text, test_run_id uuid, input_source_span_id text, mocked boolean,
       mock_source text), json_array_elements(${spans.rawJson}::json)) AS r
     WHERE r.trace_id <> ALL(ARRAY(
       SELECT d.id FROM unnest(${uuidArray(traceIds)}) AS w(id)
@@ -186,6 +186,7 @@ export function upsertSpansStatement(organizationId: string, spans: TSpanArrays,
       ended_at = EXCLUDED.ended_at, is_final = EXCLUDED.is_final, duration_ms = EXCLUDED.duration_ms,
       input_tokens = EXCLUDED.input_tokens, output_tokens = EXCLUDED.output_tokens,
       cached_tokens = EXCLUDED.cached_tokens, total_tokens = EXCLUDED.total_tokens, model = EXCLUDED.model,
+      reasoning_tokens = EXCLUDED.reasoning_tokens, cost_usd = EXCLUDED.cost_usd,
       test_run_id = EXCLUDED.test_run_id, input_source_span_id = EXCLUDED.input_source_span_id,
       mocked = EXCLUDED.mocked, mock_source = EXCLUDED.mock_source, updated_at = EXCLUDED.updated_at,
       -- The stored row, locked and in its latest version here, says whether the span was final already.
@@ -197,16 +198,18 @@ export function upsertSpansStatement(organizationId: string, spans: TSpanArrays,
 
 /**
  * Adds to each trace's final_span_count the spans of `finalSpanIds` that became final in this write attempt
- * (those carrying its token). Each span is probed by primary key (LATERAL … OFFSET 0).
+ * (those carrying its token), and their costs to its cost (docs/cost.md, "Cost"). Each span is probed by primary
+ * key (LATERAL … OFFSET 0).
  */
 export function countFinalSpansStatement(organizationId: string, finalSpanIds: string[], stamp: TWriteStamp): TBatchStatement {
   return {
     statement: sql`
-    UPDATE traces t SET final_span_count = t.final_span_count + k.n
+    UPDATE traces t SET final_span_count = t.final_span_count + k.n,
+      cost_usd = CASE WHEN k.cost IS NULL THEN t.cost_usd ELSE COALESCE(t.cost_usd, 0) + k.cost END
     FROM (
-      SELECT f.trace_id, count(*)::integer AS n FROM unnest(${uuidArray(finalSpanIds)}) AS w(id)
+      SELECT f.trace_id, count(*)::integer AS n, sum(f.cost_usd) AS cost FROM unnest(${uuidArray(finalSpanIds)}) AS w(id)
       CROSS JOIN LATERAL (
-        SELECT s.trace_id FROM spans s
+        SELECT s.trace_id, s.cost_usd FROM spans s
         WHERE s.organization_id = ${organizationId}::uuid AND s.id = w.id AND s.final_xact = ${stamp.token}::xid8
         OFFSET 0
       ) f

@@ -27,6 +27,13 @@ export function tokensText(t: { input: number; output: number; cached: number; t
   return `in ${t.input}, out ${t.output}, cached ${t.cached}, total ${t.total}`;
 }
 
+/** USD with enough digits for a single call's cost (docs/cost.md). */
+export function usd(value: number): string {
+  if (value === 0) return "$0";
+  const digits = Math.abs(value) >= 1 ? 2 : Math.abs(value) >= 0.01 ? 4 : 6;
+  return `$${value.toFixed(digits)}`;
+}
+
 export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }

@@ -7,7 +7,7 @@ import type { TTraceSearchHit } from "../../traces/search.service.ts";
 import type { TTrace } from "../../traces/traces.schemas.ts";
 import { buildForest, type TreeNode } from "../../shared/tree.ts";
 import type { ToolResult } from "../tool.ts";
-import { asText, cut, tokensText, verdictWord } from "./text.ts";
+import { asText, cut, tokensText, usd, verdictWord } from "./text.ts";
 
 export const TRACE_SEPARATOR = "\n\n---\n\n";
 
@@ -44,6 +44,7 @@ export function renderSearchHits(hits: TTraceSearchHit[], labels: TTraceLabels[]
     if (!t.faithful) facts.push(`not faithful (${t.captureIssues.join(", ")}): replay by limit skips it`);
     lines.push(`  ${facts.join(" · ")}`);
     lines.push(`  Tokens: ${tokensText(t.tokens)} · Model: ${t.model ?? "n/a"} · Spans: ${t.spanCount}`);
+    if (t.costUsd !== null) lines.push(`  Cost: ${usd(t.costUsd)}`);
     lines.push(`  ${labelLine(label)}`);
     if (label?.annotation) lines.push(`  Annotation: ${cut(label.annotation, o.drillDown ? 2000 : 300, "read it with get_trace_labels")}`);
     const preview = outputPreview(h.output, o.drillDown ? 1500 : 200);
@@ -71,6 +72,7 @@ function renderSpan(span: TSpanContent, depth: number, traceId: string, scope: "
   if (span.metrics.durationMs !== null) facts.push(`${span.metrics.durationMs} ms`);
   if (span.metrics.tokens) facts.push(`tokens ${tokensText(span.metrics.tokens)}`);
   if (span.metrics.model) facts.push(`model ${span.metrics.model}`);
+  if (span.metrics.costUsd !== null) facts.push(`cost ${usd(span.metrics.costUsd)}`);
   const ttft = (span.contexts as Array<Record<string, unknown>>).find((c) => c && typeof c === "object" && "timeToFirstTokenMs" in c)?.timeToFirstTokenMs;
   if (typeof ttft === "number") facts.push(`time to first token ${ttft} ms`);
   if (span.metadata.contentOffBySimulationPlan) facts.push("content withheld by the sim plan");
@@ -108,6 +110,7 @@ export function renderTraceDetails(d: TraceDetails, scope: "summary" | "full"): 
   if (env) facts.push(`Environment: ${env}`);
   lines.push(facts.join(" · "));
   lines.push(`Tokens: ${tokensText(t.tokens)}`, `Model: ${t.model ?? "n/a"}`);
+  if (t.costUsd !== null) lines.push(`Cost: ${usd(t.costUsd)}`);
   if (t.testRunId) lines.push(`Replay of [ID: ${t.originalTraceId ?? "unknown"}] in experiment ${t.testRunId}`);
   lines.push(labelLine(d.label));
   lines.push(`Annotation: ${d.label?.annotation ?? "none"}`);

@@ -6,6 +6,7 @@ import { getApiKeyContextTool } from "./get-api-key-context.ts";
 import { getBitfabApiKeyTool } from "./get-bitfab-api-key.ts";
 import { getDatabaseConnectionStatusTool } from "./get-database-connection-status.ts";
 import { getGraderLabelsTool } from "./get-grader-labels.ts";
+import { getInsightsTool } from "./get-insights.ts";
 import { getSpanFieldTool } from "./get-span-field.ts";
 import { getTraceLabelsTool } from "./get-trace-labels.ts";
 import { getTracesTool } from "./get-traces.ts";
@@ -42,6 +43,7 @@ import {
   removeGradersFromExperimentTool,
 } from "./experiment-graders.ts";
 import { rerunGradersOnExperimentTool } from "./rerun-graders-on-experiment.ts";
+import { deleteAssertionTool, deleteDatasetTool, deleteGraderTool, deleteTracesTool, listDeletedTool, restoreDeletedTool } from "./lifecycle.ts";
 
 export const TOOLS = [
   // Account
@@ -55,6 +57,7 @@ export const TOOLS = [
   searchTracesTool,
   getTracesTool,
   getSpanFieldTool,
+  getInsightsTool,
   // Verdicts
   getTraceLabelsTool,
   saveAgentLabelsTool,
@@ -97,6 +100,13 @@ export const TOOLS = [
   listAssertionCategoriesTool,
   getAssertionCategoryTool,
   deleteAssertionCategoryTool,
+  // Deleting data (docs/mcp.md, "Deleting data")
+  deleteTracesTool,
+  deleteDatasetTool,
+  deleteGraderTool,
+  deleteAssertionTool,
+  listDeletedTool,
+  restoreDeletedTool,
   // Features Reprise does not have: one sentence saying what to use instead
   ...unsupportedTools,
 ] as unknown as readonly ToolDefinition[];

@@ -11,7 +11,7 @@ function row(id: string, parent: string | null, startMs: number, o: Partial<TOut
   return {
     id, traceId: "t", parentSpanId: parent, sourceSpanId: `src-${id}`, name: id, type: "function", traceFunctionKey: "fn",
     startedAt: at(startMs), endedAt: at(startMs + 10), durationMs: null, inputTokens: null, outputTokens: null,
-    cachedTokens: null, totalTokens: null, model: null, error: null, errors: null, mocked: false,
+    cachedTokens: null, totalTokens: null, model: null, costUsd: null, error: null, errors: null, mocked: false,
     contentOffBySimulationPlan: false, createdAt: at(0), ...o,
   };
 }

@@ -3,6 +3,7 @@
 // graders (assign, remove) and a grader re-run with a progress bar polled until it finishes.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@/components/ui/link.tsx";
+import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button.tsx";
 import { Card, CardHeader } from "@/components/ui/card.tsx";
@@ -19,6 +20,25 @@ import { InputPreview } from "../../_components/input-preview.tsx";
 
 type Data = RouterOutputs["datasets"]["get"];
 
+/** Deletes the dataset (its traces stay), confirmed first. */
+function DeleteDatasetButton({ id, name }: { id: string; name: string }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const remove = useMutation(trpc.lifecycle.deleteDataset.mutationOptions({
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: trpc.datasets.list.queryKey() });
+      router.push("/datasets");
+    },
+  }));
+  return (
+    <Button variant="danger" disabled={remove.isPending}
+      onClick={() => { if (window.confirm(`Delete dataset "${name}"? Its traces are kept.`)) remove.mutate({ id }); }}>
+      Delete dataset
+    </Button>
+  );
+}
+
 export function DatasetView({ id }: { id: string }) {
   const trpc = useTRPC();
   const query = useQuery(trpc.datasets.get.queryOptions({ id }));
@@ -30,7 +50,7 @@ export function DatasetView({ id }: { id: string }) {
     <>
       <p className="mb-2 text-xs"><Link href="/datasets" className="text-accent-700 dark:text-accent-300 hover:underline">← Datasets</Link></p>
       <PageHeader title={dataset.name} description={<>{dataset.description ?? "No description."} <span className="font-mono">({dataset.traceFunctionKey})</span></>}
-        actions={<Button variant="secondary" onClick={() => setEditing(true)}>Edit</Button>} />
+        actions={<><Button variant="secondary" onClick={() => setEditing(true)}>Edit</Button><DeleteDatasetButton id={dataset.id} name={dataset.name} /></>} />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <div className="space-y-6">
           <Members dataset={dataset} />

@@ -5,12 +5,13 @@ import { Link } from "@/components/ui/link.tsx";
 import { useEffect, useState } from "react";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Card, CardHeader } from "@/components/ui/card.tsx";
-import { formatDateTime, formatDuration, formatNumber } from "@/components/ui/format.ts";
+import { formatDateTime, formatDuration, formatNumber, formatUsd } from "@/components/ui/format.ts";
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { ErrorState, LoadingState } from "@/components/ui/states.tsx";
 import { JsonViewer } from "@/components/json-viewer.tsx";
 import { FaithfulBadge, KindBadge, StatusBadge } from "../trace-badges.tsx";
 import { AddToDatasetButton } from "../../_components/add-to-dataset.tsx";
+import { TraceLifecycleActions } from "../delete-traces.tsx";
 import { SpanPanel } from "./span-panel.tsx";
 import { TraceAssertions } from "./trace-assertions.tsx";
 import { VerdictHistory } from "./verdict-history.tsx";
@@ -59,7 +60,7 @@ export function TraceView({ id }: { id: string }) {
       <PageHeader
         title={trace.name || trace.traceFunctionKey || trace.id}
         description={<span className="font-mono text-xs">{trace.id}</span>}
-        actions={<><AddToDatasetButton traces={[trace]} /><StatusBadge status={trace.status} /><KindBadge ingestionType={trace.ingestionType} testRunId={trace.testRunId} /><FaithfulBadge faithful={trace.faithful} captureIssues={trace.captureIssues} /></>}
+        actions={<><AddToDatasetButton traces={[trace]} /><TraceLifecycleActions traceId={trace.id} /><StatusBadge status={trace.status} /><KindBadge ingestionType={trace.ingestionType} testRunId={trace.testRunId} /><FaithfulBadge faithful={trace.faithful} captureIssues={trace.captureIssues} /></>}
       />
       <div className="space-y-6">
         <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
@@ -103,6 +104,7 @@ function Facts({ data }: { data: TraceData }) {
     ["Spans", `${t.spanCount}${t.expectedSpanCount !== null ? ` of ${t.expectedSpanCount} expected` : ""}`],
     ["Tokens", t.tokens ? `${formatNumber(t.tokens.total)} (${formatNumber(t.tokens.input)} in, ${formatNumber(t.tokens.output)} out)` : "—"],
     ["Model", t.model ?? "—"],
+    ["Cost", t.costUsd === null ? "—" : formatUsd(t.costUsd)],
     ["Source", sourceOf(data)],
     ...(t.faithful
       ? []

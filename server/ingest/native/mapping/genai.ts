@@ -26,6 +26,8 @@ export function genAiTokens(r: AttributeReader): TTokens | null {
     output: count(r.take("gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens")),
     cached: count(r.take("gen_ai.usage.cache_read.input_tokens", "gen_ai.usage.cache_read_input_tokens", "gen_ai.usage.cached_tokens")),
     total: count(r.take("gen_ai.usage.total_tokens", "llm.usage.total_tokens")),
+    // Read for cost, and still kept among the span's attributes (docs/otel.md): no convention names it yet.
+    reasoning: count(r.attributes["gen_ai.usage.reasoning_tokens"] ?? r.attributes["gen_ai.usage.reasoning.output_tokens"]),
   };
   return Object.values(tokens).some((v) => v !== null) ? tokens : null;
 }

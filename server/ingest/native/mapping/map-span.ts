@@ -65,7 +65,7 @@ export function errorOf(span: TOtelSpan): string | null {
 function mergeTokens(genAi: TTokens | null, own: TTokens | null): TTokens | null {
   if (!genAi) return own;
   if (!own) return genAi;
-  return { input: genAi.input ?? own.input, output: genAi.output ?? own.output, cached: genAi.cached ?? own.cached, total: genAi.total ?? own.total };
+  return { input: genAi.input ?? own.input, output: genAi.output ?? own.output, cached: genAi.cached ?? own.cached, total: genAi.total ?? own.total, reasoning: genAi.reasoning ?? own.reasoning };
 }
 
 /**

@@ -9,6 +9,8 @@ export interface TTokens {
   output: number | null;
   cached: number | null;
   total: number | null;
+  /** Reasoning tokens, a part of output (docs/cost.md); absent where the convention has none. */
+  reasoning?: number | null;
 }
 
 export interface TConventionFields {

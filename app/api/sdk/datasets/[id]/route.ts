@@ -1,5 +1,6 @@
 import { getDatasetById } from "@/server/datasets/datasets.http.ts";
+import { deleteDatasetRoute } from "@/server/lifecycle/deletion/deletion.http.ts";
 import { routeMethods } from "@/server/http/methods.http.ts";
 
 export const dynamic = "force-dynamic";
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: getDatasetById });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: getDatasetById, DELETE: deleteDatasetRoute });

@@ -1,0 +1,5 @@
+import { deleteModelPrice, getModelPriceVersions } from "@/server/insight/cost/cost.http.ts";
+import { routeMethods } from "@/server/http/methods.http.ts";
+
+export const dynamic = "force-dynamic";
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: getModelPriceVersions, DELETE: deleteModelPrice });

@@ -1,0 +1,42 @@
+// Reading and changing the organization's retention period (docs/operations.md, "Retention"). A change is a
+// person's decision: it is recorded with what it replaced, who made it and through what, so it can be undone.
+import type { Database, DbClient } from "../../db/client.ts";
+import { notFound } from "../../errors.ts";
+import { newId } from "../../ids.ts";
+import * as q from "./retention.queries.ts";
+import type { TRetentionResponse } from "./retention.schemas.ts";
+
+export type TRetentionVia = "console" | "rest" | "admin";
+
+export async function getRetention(db: DbClient, organizationId: string): Promise<TRetentionResponse> {
+  const org = await q.selectRetentionDays(db, organizationId);
+  if (!org) throw notFound("Organization");
+  const changes = await q.selectRetentionChanges(db, organizationId, 20);
+  return {
+    retentionDays: org.retentionDays,
+    changes: changes.map((c) => ({ ...c, changedAt: c.changedAt.toISOString() })),
+  };
+}
+
+/** Sets the period (null: keep forever); an unchanged value records nothing. */
+export async function setRetention(
+  db: Database,
+  actor: { organizationId: string; userId: string | null },
+  retentionDays: number | null,
+  via: TRetentionVia,
+): Promise<TRetentionResponse> {
+  await db.transaction(async (tx) => {
+    const org = await q.selectRetentionDays(tx, actor.organizationId);
+    if (!org) throw notFound("Organization");
+    if (org.retentionDays === retentionDays) return;
+    await q.updateRetentionDays(tx, actor.organizationId, retentionDays);
+    await q.insertRetentionChange(tx, actor.organizationId, {
+      id: newId(), previousDays: org.retentionDays, retentionDays, changedByUserId: actor.userId, changedVia: via, changedAt: new Date(),
+    });
+  });
+  return getRetention(db, actor.organizationId);
+}
+
+/** The organizations whose traces the sweep ages out, with their periods. */
+export const findOrganizationsWithRetention = (db: DbClient) =>
+  q.selectOrganizationsWithRetention(db).then((rows) => rows.map((r) => ({ organizationId: r.id, retentionDays: r.retentionDays! })));

@@ -1,0 +1,66 @@
+// REST handlers of cost (docs/api/cost.md): the model price table, its versions, unpriced spans, recomputes.
+import { defineRoute } from "../../http/define-route.ts";
+import { json } from "../../http/responses.ts";
+import { ZPriceIdParams, ZPriceRestore, ZPriceSave, ZRange, ZUnpricedQuery } from "./cost.schemas.ts";
+import { deletePrice, findPriceTable, findPriceVersions, restorePriceVersion, savePrice } from "./prices.service.ts";
+import { findRecomputes, getRecompute, startRecompute } from "./recompute.service.ts";
+import { findUnpricedSpans } from "./unpriced.service.ts";
+import { z } from "zod";
+import { ZUuid } from "../../shared/schemas.ts";
+
+/** GET /api/sdk/modelPrices → {defaultsCompiledOn, prices} */
+export const listModelPrices = defineRoute({
+  handler: ({ db, auth }) => findPriceTable(db, auth.organizationId),
+});
+
+/** POST /api/sdk/modelPrices {id?, modelPattern, …} → {price}: a new price, or the next version of `id`. */
+export const postModelPrice = defineRoute({
+  body: ZPriceSave,
+  handler: async ({ db, auth, body }) => ({ price: await savePrice(db, auth.organizationId, auth.userId, body) }),
+});
+
+/** GET /api/sdk/modelPrices/{id} → {versions} (newest first) */
+export const getModelPriceVersions = defineRoute({
+  params: ZPriceIdParams,
+  handler: async ({ db, auth, params }) => ({ versions: await findPriceVersions(db, auth.organizationId, params.id) }),
+});
+
+/** DELETE /api/sdk/modelPrices/{id} → {deleted: true} (a new version; the earlier ones stay) */
+export const deleteModelPrice = defineRoute({
+  params: ZPriceIdParams,
+  handler: async ({ db, auth, params }) => {
+    await deletePrice(db, auth.organizationId, auth.userId, params.id);
+    return { deleted: true };
+  },
+});
+
+/** POST /api/sdk/modelPrices/{id}/restore {version} → {price} */
+export const restoreModelPrice = defineRoute({
+  params: ZPriceIdParams,
+  body: ZPriceRestore,
+  handler: async ({ db, auth, params, body }) => ({ price: await restorePriceVersion(db, auth.organizationId, auth.userId, params.id, body.version) }),
+});
+
+/** GET /api/sdk/costs/unpriced?from&to[&model][&limit] → {models, spans} */
+export const listUnpricedSpans = defineRoute({
+  query: ZUnpricedQuery,
+  handler: ({ db, auth, query }) => findUnpricedSpans(db, auth.organizationId, query),
+});
+
+/** POST /api/sdk/costs/recomputes {from, to} → 202 {recompute} */
+export const postRecompute = defineRoute({
+  body: ZRange,
+  handler: async ({ db, auth, body }) =>
+    json({ recompute: await startRecompute(db, auth.organizationId, auth.userId, body.from, body.to) }, { status: 202 }),
+});
+
+/** GET /api/sdk/costs/recomputes → {recomputes} (the latest 20) */
+export const listRecomputes = defineRoute({
+  handler: async ({ db, auth }) => ({ recomputes: await findRecomputes(db, auth.organizationId) }),
+});
+
+/** GET /api/sdk/costs/recomputes/{id} → {recompute} */
+export const getRecomputeRoute = defineRoute({
+  params: z.object({ id: ZUuid }),
+  handler: async ({ db, auth, params }) => ({ recompute: await getRecompute(db, auth.organizationId, params.id) }),
+});

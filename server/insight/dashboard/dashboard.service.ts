@@ -1,0 +1,199 @@
+// The dashboard's aggregates over a range, for all or one trace function (docs/dashboard.md). Each chart is
+// one query; every figure comes with the trace-list filter that shows exactly the traces behind it.
+import type { DbClient } from "../../db/client.ts";
+import * as q from "./dashboard.queries.ts";
+import type { TDashboardChart, TDashboardInput } from "./dashboard.schemas.ts";
+
+/** Bucket widths, in seconds: the smallest that gives at most MAX_BUCKETS buckets is used. */
+const STEPS = [60, 300, 900, 3600, 3 * 3600, 6 * 3600, 86_400, 7 * 86_400];
+export const MAX_BUCKETS = 120;
+
+export function stepFor(from: Date, to: Date): number {
+  const seconds = (to.getTime() - from.getTime()) / 1000;
+  return STEPS.find((step) => seconds / step <= MAX_BUCKETS) ?? STEPS[STEPS.length - 1]!;
+}
+
+/** The trace list's filter (its URL parameters) for a set of traces. */
+export interface TTraceLink {
+  from?: string;
+  to?: string;
+  fn?: string;
+  status?: "failed";
+  model?: string;
+  grader?: string;
+  graderLabel?: "pass" | "fail";
+  label?: "pass" | "fail";
+  verdictSource?: string;
+  kind?: "replay";
+  run?: string;
+}
+
+const iso = (d: Date) => d.toISOString();
+
+export function scopeOf(organizationId: string, input: TDashboardInput): q.TDashboardScope {
+  return { organizationId, from: input.from, to: input.to, traceFunctionKey: input.traceFunctionKey, stepSeconds: stepFor(input.from, input.to) };
+}
+
+/** The buckets of the range: [start, end), the last one ending at `to`. */
+function bucketBounds(s: q.TDashboardScope): Array<{ start: Date; end: Date }> {
+  const out: Array<{ start: Date; end: Date }> = [];
+  for (let t = s.from.getTime(); t < s.to.getTime(); t += s.stepSeconds * 1000) {
+    out.push({ start: new Date(t), end: new Date(Math.min(t + s.stepSeconds * 1000, s.to.getTime())) });
+  }
+  return out;
+}
+
+const fnOf = (s: q.TDashboardScope) => (s.traceFunctionKey === undefined ? {} : { fn: s.traceFunctionKey });
+const rangeLink = (s: q.TDashboardScope): TTraceLink => ({ from: iso(s.from), to: iso(s.to), ...fnOf(s) });
+
+export async function volumeChart(db: DbClient, s: q.TDashboardScope) {
+  const rows = await q.selectBuckets(db, s);
+  const byStart = new Map(rows.map((r) => [new Date(r.bucket).getTime(), r]));
+  return bucketBounds(s).map(({ start, end }) => {
+    const r = byStart.get(start.getTime());
+    const link: TTraceLink = { from: iso(start), to: iso(end), ...fnOf(s) };
+    return {
+      start: iso(start),
+      end: iso(end),
+      traces: r?.traces ?? 0,
+      errors: r?.errors ?? 0,
+      p50: r?.p50 ?? null,
+      p95: r?.p95 ?? null,
+      p99: r?.p99 ?? null,
+      costUsd: r?.costUsd ?? null,
+      link,
+      errorsLink: { ...link, status: "failed" as const },
+    };
+  });
+}
+
+export async function functionsChart(db: DbClient, s: q.TDashboardScope) {
+  const rows = await q.selectByFunction(db, s);
+  const total = rows.find((r) => r.total);
+  return {
+    totals: {
+      traces: total?.traces ?? 0,
+      errors: total?.errors ?? 0,
+      p50: total?.p50 ?? null,
+      p95: total?.p95 ?? null,
+      p99: total?.p99 ?? null,
+      costUsd: total?.costUsd ?? null,
+      link: rangeLink(s),
+    },
+    functions: rows
+      .filter((r) => !r.total && r.traceFunctionKey !== null)
+      .sort((a, b) => b.traces - a.traces)
+      .map((r) => ({ ...r, traceFunctionKey: r.traceFunctionKey!, link: { ...rangeLink(s), fn: r.traceFunctionKey! } })),
+  };
+}
+
+export async function usageChart(db: DbClient, s: q.TDashboardScope) {
+  const rows = await q.selectUsage(db, s);
+  const shape = (r: q.TUsageRow) => ({
+    traces: r.traces,
+    spans: r.spans,
+    unpricedSpans: r.unpricedSpans,
+    inputTokens: r.inputTokens ?? 0,
+    outputTokens: r.outputTokens ?? 0,
+    totalTokens: r.totalTokens ?? 0,
+    costUsd: r.costUsd,
+  });
+  const byCost = (a: { costUsd: number | null; totalTokens: number }, b: { costUsd: number | null; totalTokens: number }) =>
+    (b.costUsd ?? 0) - (a.costUsd ?? 0) || b.totalTokens - a.totalTokens;
+  return {
+    byModel: rows
+      .filter((r) => r.by === "model" && r.key !== null)
+      .map((r) => ({ model: r.key!, ...shape(r), link: { ...rangeLink(s), model: r.key! } }))
+      .sort(byCost),
+    byFunction: rows
+      .filter((r) => r.by === "function" && r.key !== null)
+      .map((r) => ({ traceFunctionKey: r.key!, ...shape(r), link: { ...rangeLink(s), fn: r.key! } }))
+      .sort(byCost),
+  };
+}
+
+export async function gradersChart(db: DbClient, s: q.TDashboardScope) {
+  const rows = await q.selectGraderBuckets(db, s);
+  const graders = new Map<string, { graderId: string; name: string; pass: number; fail: number; points: Map<number, q.TGraderBucketRow> }>();
+  for (const r of rows) {
+    const g = graders.get(r.graderId) ?? { graderId: r.graderId, name: r.name ?? r.graderId, pass: 0, fail: 0, points: new Map() };
+    g.pass += r.pass;
+    g.fail += r.fail;
+    g.points.set(new Date(r.bucket).getTime(), r);
+    graders.set(r.graderId, g);
+  }
+  const bounds = bucketBounds(s);
+  return [...graders.values()].map((g) => ({
+    graderId: g.graderId,
+    name: g.name,
+    pass: g.pass,
+    fail: g.fail,
+    passRate: g.pass + g.fail > 0 ? g.pass / (g.pass + g.fail) : null,
+    link: { ...rangeLink(s), grader: g.graderId },
+    points: bounds.map(({ start, end }) => {
+      const p = g.points.get(start.getTime());
+      const pass = p?.pass ?? 0;
+      const fail = p?.fail ?? 0;
+      return {
+        start: iso(start),
+        end: iso(end),
+        pass,
+        fail,
+        passRate: pass + fail > 0 ? pass / (pass + fail) : null,
+        link: { from: iso(start), to: iso(end), ...fnOf(s), grader: g.graderId } satisfies TTraceLink,
+      };
+    }),
+  }));
+}
+
+export async function verdictsChart(db: DbClient, s: q.TDashboardScope) {
+  const rows = await q.selectVerdicts(db, s);
+  return rows.map((r) => {
+    const label = r.label ? ("pass" as const) : ("fail" as const);
+    return { source: r.source, label, traces: r.traces, link: { ...rangeLink(s), label, verdictSource: r.source } satisfies TTraceLink };
+  });
+}
+
+export async function replaysChart(db: DbClient, s: q.TDashboardScope) {
+  const rows = await q.selectReplays(db, s);
+  return rows.map((r) => ({
+    experimentId: r.experimentId,
+    name: r.name,
+    traceFunctionKey: r.traceFunctionKey,
+    createdAt: iso(new Date(r.createdAt)),
+    traces: r.traces,
+    pass: r.pass,
+    fail: r.fail,
+    passRate: r.pass + r.fail > 0 ? r.pass / (r.pass + r.fail) : null,
+    link: { kind: "replay", run: r.experimentId } satisfies TTraceLink,
+  }));
+}
+
+const CHARTS = {
+  volume: volumeChart,
+  functions: functionsChart,
+  usage: usageChart,
+  graders: gradersChart,
+  verdicts: verdictsChart,
+  replays: replaysChart,
+} satisfies Record<TDashboardChart, (db: DbClient, s: q.TDashboardScope) => Promise<unknown>>;
+
+/** One chart alone (the bench times each). */
+export function getDashboardChart(db: DbClient, organizationId: string, input: TDashboardInput, chart: TDashboardChart) {
+  return CHARTS[chart](db, scopeOf(organizationId, input));
+}
+
+/** Every chart of the dashboard, read at once. */
+export async function getDashboard(db: DbClient, organizationId: string, input: TDashboardInput) {
+  const s = scopeOf(organizationId, input);
+  const [volume, functions, usage, graders, verdicts, replays] = await Promise.all([
+    volumeChart(db, s),
+    functionsChart(db, s),
+    usageChart(db, s),
+    gradersChart(db, s),
+    verdictsChart(db, s),
+    replaysChart(db, s),
+  ]);
+  return { from: iso(s.from), to: iso(s.to), traceFunctionKey: s.traceFunctionKey ?? null, stepSeconds: s.stepSeconds, volume, functions, usage, graders, verdicts, replays };
+}
+export type TDashboard = Awaited<ReturnType<typeof getDashboard>>;

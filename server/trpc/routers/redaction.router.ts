@@ -1,0 +1,16 @@
+// redaction.*: the console's settings card over redaction.service.ts (docs/operations.md, "Redaction").
+import { z } from "zod";
+import { protectedProcedure, router } from "../init.ts";
+import { ZRestoreRedactionBody, ZSaveRedactionBody } from "../../redaction/redaction.schemas.ts";
+import { getRedactionSettings, restoreRedactionRules, saveRedactionRules } from "../../redaction/redaction.service.ts";
+import { previewRedaction } from "../../redaction/preview.ts";
+
+export const redactionRouter = router({
+  get: protectedProcedure.query(({ ctx }) => getRedactionSettings(ctx.db, ctx.auth.organizationId)),
+  save: protectedProcedure.input(ZSaveRedactionBody).mutation(({ ctx, input }) => saveRedactionRules(ctx.db, ctx.auth, input.rules)),
+  restore: protectedProcedure.input(ZRestoreRedactionBody).mutation(({ ctx, input }) => restoreRedactionRules(ctx.db, ctx.auth, input.version)),
+  /** What the given rules would make of a sample text, before they are saved. */
+  preview: protectedProcedure
+    .input(ZSaveRedactionBody.extend({ sample: z.string().max(10_000) }))
+    .mutation(({ input }) => previewRedaction(input.rules, input.sample)),
+});
