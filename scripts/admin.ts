@@ -46,6 +46,24 @@ Commands:
       Remove traces older than DAYS days (whole days, at least 1), or keep them forever.
       Prints {"retentionDays", "changes"}.
 
+People (docs/operations.md, "People and invitations"); --as names the owner or admin acting:
+  list-users --as EMAIL
+  invite-user --as EMAIL --email EMAIL [--role owner|admin|member|viewer] [--days N]
+      Prints the invitation and its link (shown this once).
+  revoke-invitation --as EMAIL --id INVITATION_ID
+  remove-user --as EMAIL --email EMAIL      (their sessions and API keys end at once)
+  restore-user --as EMAIL --email EMAIL
+  set-role --as EMAIL --email EMAIL --role ROLE
+  reset-password-link --as EMAIL --email EMAIL
+      Prints a one-time link (24 hours) for them to choose a new password.
+  list-sessions --as EMAIL --email EMAIL
+  end-sessions --as EMAIL --email EMAIL
+
+Single sign-on (docs/operations.md, "Single sign-on"):
+  sso-show --as EMAIL
+  sso-set --as EMAIL --issuer URL --client-id ID [--client-secret SECRET] [--enabled true|false]
+          [--jit-domains a.com,b.com] [--jit-role ROLE] [--password-sign-in true|false]
+
 Storage: DATABASE_URL (PostgreSQL) when set, else the embedded database in REPRISE_DATA_DIR
 (default ./.data). While a server runs on the embedded database, the command is sent to that server.`;
 
@@ -64,13 +82,22 @@ async function main(argv: string[]): Promise<number> {
       name: { type: "string" },
       email: { type: "string" },
       password: { type: "string" },
+      as: { type: "string" },
+      role: { type: "string" },
+      id: { type: "string" },
+      issuer: { type: "string" },
+      "client-id": { type: "string" },
+      "client-secret": { type: "string" },
+      enabled: { type: "string" },
+      "jit-domains": { type: "string" },
+      "jit-role": { type: "string" },
+      "password-sign-in": { type: "string" },
       to: { type: "string" },
       ...Object.fromEntries(TRANSFER_FLAGS.map((flag) => [flag, { type: "string" as const }])),
       resume: { type: "boolean" },
       org: { type: "string" },
       days: { type: "string" },
       scope: { type: "string" },
-      role: { type: "string" },
       organization: { type: "string" },
       kind: { type: "string" },
       from: { type: "string" },

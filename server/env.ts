@@ -72,6 +72,13 @@ export const ZEnv = z.object({
    * address is the socket's, the host is Host, https is the socket's (docs/api/console.md "Behind a proxy").
    */
   REPRISE_TRUST_PROXY: flag,
+  /** A console session not used for this long ends (docs/operations.md, "Sessions"); 14 days after sign-in at most. */
+  REPRISE_SESSION_IDLE_MINUTES: intInRange(5, 20_160, 720),
+  /**
+   * The console's public address (https://reprise.example.com), for links the server hands out: the single sign-on
+   * redirect URI. Empty: the address of the request (the proxy's under REPRISE_TRUST_PROXY).
+   */
+  REPRISE_PUBLIC_URL: optionalString.pipe(z.url({ message: "must be an absolute URL" }).optional()),
   REPRISE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   OPENAI_BASE_URL: optionalString.transform((v) => v ?? "https://api.openai.com/v1"),
   OPENAI_API_KEY: optionalString,

@@ -13,7 +13,9 @@ function safeNext(next: string | string[] | undefined): string {
 }
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const next = safeNext((await searchParams).next);
+  const params = await searchParams;
+  const next = safeNext(params.next);
+  const ssoError = typeof params.ssoError === "string" ? params.ssoError.slice(0, 500) : undefined;
   const state = await readUnlessOutage(async () => {
     const caller = await getServerCaller();
     return { setupNeeded: (await caller.setup.status()).needed, me: await caller.session.me() };
@@ -30,10 +32,10 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         </div>
         <div className="rounded-lg border border-zinc-200 bg-white p-6 shadow-xs">
           <h1 className="mb-5 text-base font-semibold text-zinc-900">Sign in</h1>
-          <SignInForm next={next} />
+          <SignInForm next={next} ssoError={ssoError} />
         </div>
         <p className="mt-6 text-center text-xs text-zinc-500">
-          No account? An existing user adds you under Settings, or an operator creates an organization with{" "}
+          No account? An admin invites you under Settings → People, or an operator creates an organization with{" "}
           <code className="rounded bg-zinc-100 px-1">npm run admin -- create-org</code> (it works while the server runs). A
           headless install creates the first one at start-up from the{" "}
           <code className="rounded bg-zinc-100 px-1">REPRISE_INIT_*</code> settings.

@@ -6,10 +6,17 @@ import { Field, Input } from "@/components/ui/field.tsx";
 import { FormError } from "@/components/ui/states.tsx";
 import { useTRPC } from "@/components/trpc/react.tsx";
 
-export function SignInForm({ next }: { next: string }) {
+/** Password sign-in, and single sign-on through the organization's provider (docs/operations.md, "Single sign-on"). */
+export function SignInForm({ next, ssoError }: { next: string; ssoError?: string }) {
   const trpc = useTRPC();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
+  const [ssoMissingEmail, setSsoMissingEmail] = useState(false);
+  // A navigation, not a fetch: the provider's pages take over the window and come back to our callback.
+  const startSso = () => {
+    if (!email.trim()) return setSsoMissingEmail(true);
+    window.location.assign(`/api/auth/sso/start?email=${encodeURIComponent(email.trim())}`);
+  };
   const signIn = useMutation(
     trpc.session.signIn.mutationOptions({
       // A full navigation, so the server layout reads the new cookie.
@@ -31,9 +38,12 @@ export function SignInForm({ next }: { next: string }) {
         )}
       </Field>
       <FormError error={signIn.error} />
+      {ssoError ? <p role="alert" className="text-sm text-red-700">Single sign-on: {ssoError}</p> : null}
       <Button type="submit" className="w-full" disabled={signIn.isPending || signIn.isSuccess}>
         {signIn.isPending || signIn.isSuccess ? "Signing in…" : "Sign in"}
       </Button>
+      <Button type="button" variant="secondary" className="w-full" onClick={startSso}>Continue with SSO</Button>
+      {ssoMissingEmail && !email.trim() ? <p className="text-sm text-zinc-600">Enter your work e-mail above first.</p> : null}
     </form>
   );
 }

@@ -7,7 +7,11 @@ import { z } from "zod";
 import type { Database } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { ZCreateOrganizationInput, ZEmail } from "./auth.schemas.ts";
+import { AdminUsageError, required, type AdminCommand as TAdminCommand, type TAdminFlags } from "./admin-flags.ts";
 import { createApiKeyForEmail, createOrganization } from "./auth.service.ts";
+import { peopleCommands } from "./people/people.commands.ts";
+import { sessionCommands } from "./sessions/sessions.commands.ts";
+import { ssoCommands } from "./sso/sso.commands.ts";
 import { ZRetentionDays, ZRetentionDaysFlag } from "./settings/retention.schemas.ts";
 import { getRetention, setRetention } from "./settings/retention.service.ts";
 import { setRoleByEmail } from "./roles/roles.service.ts";
@@ -27,15 +31,7 @@ const ZExportAuditFlags = z.object({
   cursor: z.string().optional(),
 });
 
-export type TAdminFlags = Record<string, string | undefined>;
-/** A command: `check` validates the flags before any database is opened, `run` does the work. */
-export interface TAdminCommand {
-  check: (flags: TAdminFlags) => void;
-  run: (db: Database, flags: TAdminFlags) => Promise<Record<string, unknown>>;
-}
-
-/** A command line the CLI cannot run: the message is followed by the usage text. */
-export class AdminUsageError extends Error {}
+export { AdminUsageError, type TAdminCommand, type TAdminFlags };
 
 const commands: Record<string, TAdminCommand> = {
   "create-org": {
@@ -93,6 +89,9 @@ const commands: Record<string, TAdminCommand> = {
       return { ...(await setRetention(db, { organizationId: org, userId: null }, days, "admin")) };
     },
   },
+  ...peopleCommands,
+  ...sessionCommands,
+  ...ssoCommands,
 };
 
 /**
@@ -113,12 +112,6 @@ function parseRetentionFlags(flags: TAdminFlags): { org: string; days: number | 
 
 export function isAdminCommand(name: string): boolean {
   return Object.hasOwn(commands, name);
-}
-
-function required<K extends string>(flags: TAdminFlags, names: K[]): Record<K, string> {
-  const missing = names.filter((n) => !flags[n]);
-  if (missing.length > 0) throw new AdminUsageError(`Missing ${missing.map((m) => `--${m}`).join(", ")}.`);
-  return flags as Record<K, string>;
 }
 
 function command(name: string): TAdminCommand {

@@ -15,6 +15,8 @@ export interface TRequestInfo extends TClientInfo {
   origin: string | null;
   /** Sec-Fetch-Site, when the browser sent it. */
   fetchSite: string | null;
+  /** The browser's User-Agent, shown in the list of sessions. */
+  userAgent: string;
 }
 
 export interface TContext {
@@ -34,6 +36,7 @@ export function readRequestInfo(headers: Headers, url: string, trustProxy = getE
   return {
     origin: headers.get("origin") || null,
     fetchSite: headers.get("sec-fetch-site"),
+    userAgent: headers.get("user-agent") ?? "",
     ...readClientInfo(headers, url, trustProxy),
   };
 }

@@ -1,6 +1,8 @@
 // The console's root router. Feature routers are thin wiring over the same services the REST API calls.
 import { apiKeysRouter, usersRouter } from "./routers/settings.router.ts";
 import { sessionRouter } from "./routers/sessions.router.ts";
+import { invitationRouter, passwordResetRouter, peopleRouter } from "./routers/people.router.ts";
+import { ssoRouter } from "./routers/sso.router.ts";
 import { datasetsRouter } from "./routers/datasets.router.ts";
 import { gradersRouter } from "./routers/graders.router.ts";
 import { labelsRouter } from "./routers/labels.router.ts";
@@ -21,6 +23,10 @@ export const appRouter = router({
   session: sessionRouter,
   apiKeys: apiKeysRouter,
   users: usersRouter,
+  people: peopleRouter,
+  invitation: invitationRouter,
+  passwordReset: passwordResetRouter,
+  sso: ssoRouter,
   traces: tracesRouter,
   labels: labelsRouter,
   simPlan: simPlanRouter,

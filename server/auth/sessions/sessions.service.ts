@@ -1,7 +1,9 @@
 // Console sessions: email + password sign-in, an opaque random token in a cookie,
-// only its sha256 stored, an absolute expiry, failed attempts rate-limited.
+// only its sha256 stored, an absolute expiry and an idle one (docs/operations.md, "Sessions"), failed attempts
+// rate-limited.
 import type { DbClient } from "../../db/client.ts";
 import { createHash, randomBytes } from "node:crypto";
+import { getEnv } from "../../env.ts";
 import { AppError } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import { hashPassword, verifyPassword } from "../passwords.ts";
@@ -20,6 +22,12 @@ export const hashSessionToken = (token: string) => createHash("sha256").update(t
 /** A hash to verify against when the email is unknown, so both failures take the same time. */
 let dummyHash: Promise<string> | undefined;
 
+/** What the list of sessions shows about the browser that opened one. */
+export interface TSessionClient {
+  ip?: string;
+  userAgent?: string;
+}
+
 export interface SignInResult {
   token: string;
   expiresAt: Date;
@@ -36,6 +44,7 @@ export async function signIn(
   input: TSignInInput,
   ip: string,
   budget: PasswordCheckBudget = getPasswordCheckBudget(),
+  client: TSessionClient = {},
 ): Promise<SignInResult> {
   const wait = limiter.admit(input.email, ip);
   if (wait > 0) {
@@ -48,25 +57,48 @@ export async function signIn(
     dummyHash ??= hashPassword(randomBytes(16).toString("hex"));
     return { user: found, ok: await verifyPassword(input.password, found?.passwordHash ?? (await dummyHash)) };
   });
-  if (!user || !ok) {
+  if (!user || !ok || user.removedAt) {
     limiter.recordFailure(input.email, ip);
     throw new AppError("unauthorized", "Wrong email or password.");
   }
   limiter.recordSuccess(input.email, ip);
-  const now = new Date();
-  await q.deleteExpiredSessionsOfUser(db, user.id, now);
-  const token = randomBytes(32).toString("base64url");
-  const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-  await q.insertSession(db, { id: newId(), userId: user.id, tokenHash: hashSessionToken(token), expiresAt });
-  return { token, expiresAt, userId: user.id };
+  if (user.organization.ssoConnection?.enabled && !user.organization.ssoConnection.passwordSignIn) {
+    throw new AppError("forbidden", "This organization signs in with single sign-on: use \"Continue with SSO\".");
+  }
+  return openSession(db, user.id, { ip, ...client }, "password");
 }
 
-/** The signed-in user for a cookie token, or null when the token is missing, unknown or expired. */
-export async function getSessionUser(db: DbClient, token: string | null): Promise<TSessionUser | null> {
-  if (!token) return null;
+/** Opens a console session for a user who proved who they are (a password, or the organization's provider). */
+export async function openSession(db: DbClient, userId: string, client: TSessionClient, method: "password" | "sso"): Promise<SignInResult> {
   const now = new Date();
+  await q.deleteExpiredSessionsOfUser(db, userId, now, new Date(now.getTime() - idleTimeoutMs()));
+  const token = randomBytes(32).toString("base64url");
+  const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+  await q.insertSession(db, {
+    id: newId(),
+    userId,
+    tokenHash: hashSessionToken(token),
+    expiresAt,
+    ip: (client.ip ?? "").slice(0, 100),
+    userAgent: (client.userAgent ?? "").slice(0, 300),
+    method,
+  });
+  return { token, expiresAt, userId };
+}
+
+/** How long a session may go unused (REPRISE_SESSION_IDLE_MINUTES). */
+export const idleTimeoutMs = () => getEnv().REPRISE_SESSION_IDLE_MINUTES * 60_000;
+
+/** The signed-in user for a cookie token, or null when the token is missing, unknown or expired. */
+export async function getSessionUser(db: DbClient, token: string | null, now = new Date()): Promise<TSessionUser | null> {
+  if (!token) return null;
   const row = await q.findLiveSessionByTokenHash(db, hashSessionToken(token), now);
   if (!row) return null;
+  if (now.getTime() - row.lastSeenAt.getTime() > idleTimeoutMs()) {
+    // Unused for too long: it ends now, whatever its absolute expiry says.
+    await q.deleteSessionById(db, row.id).catch(() => undefined);
+    return null;
+  }
   if (now.getTime() - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
     await q.touchSession(db, row.id, now).catch(() => undefined);
   }
