@@ -29,9 +29,10 @@ const READ_ONLY = new Set<TPermission>(["account", "read", "read-sim-plan", "rea
  * Routes without an API key: the catch-all 404, health, the console's tRPC (its procedures are in their own
  * matrix), and the SDK downloads (docs/sdk-downloads.md).
  */
-const KEYLESS = new Set(["/api/[[...path]]", "/api/health", "/api/trpc/[trpc]", "/go/[...path]", "/sdk/[...path]", "/sdk"]);
+// The single sign-on routes are page navigations of a browser signing in, with no key and no session yet.
+const KEYLESS = new Set(["/api/auth/sso/start", "/api/auth/sso/callback", "/api/[[...path]]", "/api/health", "/api/trpc/[trpc]", "/go/[...path]", "/sdk/[...path]", "/sdk"]);
 /** tRPC mutations usable without a session: they act on no organization. */
-const PUBLIC_MUTATIONS = new Set(["session.signIn", "session.signOut", "setup.complete"]);
+const PUBLIC_MUTATIONS = new Set(["session.signIn", "session.signOut", "setup.complete", "invitation.accept", "passwordReset.use"]);
 /** Reads sent as POST, and the MCP transport (its tools are checked one by one in the tool matrix). */
 const READS_OVER_POST = new Set(["POST /api/mcp", "DELETE /api/mcp", "POST /mcp", "DELETE /mcp", "POST /api/sdk/whoami", "POST /api/sdk/functions/lookup"]);
 

@@ -28,6 +28,8 @@ const ADMIN = ["admin"] as const;
 export const PERMISSIONS = {
   /** Who the caller is (whoami, the MCP account tools, tools that only explain themselves). */
   account: { role: "viewer", scopes: ANY_SCOPE, what: "reading the key's own account" },
+  /** Changing one's own password and ending one's own sessions: everyone may, with a key that writes. */
+  "own-account": { role: "viewer", scopes: WRITING, what: "changing your own password and sessions" },
   read: { role: "viewer", scopes: READING, what: "reading traces, labels, datasets, graders and experiments" },
   "read-sim-plan": { role: "viewer", scopes: ANY_SCOPE, what: "reading the sim plan" },
   /** An app looks up its prompt functions at run time, with the key it embeds. */

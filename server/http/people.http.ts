@@ -64,7 +64,7 @@ export const postRevokeInvitation = defineRoute({
 });
 
 export const postAccountPassword = defineRoute({
-  permission: "account",
+  permission: "own-account",
   body: ZChangePasswordInput,
   handler: ({ db, auth, body }) => changeOwnPassword(db, auth, body),
 });

@@ -7,11 +7,10 @@ import { AppError } from "../../errors.ts";
 import { required, type AdminCommand, type TAdminFlags } from "../admin-flags.ts";
 import { ZEmail } from "../auth.schemas.ts";
 import { createInvitation, revokeInvitation } from "./invitations.service.ts";
-import { changeUserRole, findPeople, removeUser, restoreUser } from "./members.service.ts";
+import { findPeople, removeUser, restoreUser } from "./members.service.ts";
 import { createPasswordReset } from "./passwords.service.ts";
 import * as q from "./people.queries.ts";
 import { ZCreateInvitationInput } from "./people.schemas.ts";
-import { ZRole } from "./roles.ts";
 import type { TActor } from "./people.schemas.ts";
 
 /** The person a command acts as (--as EMAIL): an active user. */
@@ -34,7 +33,6 @@ const link = (path: string) => {
   return base ? { url: new URL(path, base).toString() } : { path };
 };
 
-const ZRoleFlag = z.object({ role: ZRole });
 
 const asAndEmail = (flags: TAdminFlags) => z.object({ as: ZEmail, email: ZEmail }).parse(required(flags, ["as", "email"]));
 
@@ -79,13 +77,6 @@ export const peopleCommands: Record<string, AdminCommand> = {
   },
   "remove-user": onUser((db, actor, userId) => removeUser(db, actor, userId)),
   "restore-user": onUser((db, actor, userId) => restoreUser(db, actor, userId)),
-  "set-role": {
-    check: (flags) => {
-      asAndEmail(flags);
-      ZRoleFlag.parse(required(flags, ["role"]));
-    },
-    run: onUser((db, actor, userId, flags) => changeUserRole(db, actor, userId, ZRoleFlag.parse(flags).role)).run,
-  },
   "reset-password-link": onUser(async (db, actor, userId) => {
     const reset = await createPasswordReset(db, actor, userId);
     return { userId, expiresAt: reset.expiresAt, ...link(reset.path) };

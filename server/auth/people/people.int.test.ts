@@ -187,11 +187,11 @@ describe("people", () => {
     const invited = await runAdminCommand(db(), "invite-user", { as: org.email, email, role: "viewer" });
     expect(invited).toMatchObject({ invitation: { email, role: "viewer" }, path: expect.stringMatching(/^\/invite\//) });
     await (await createTestCaller()).invitation.accept({ token: tokenOf(invited.path as string), password: PASSWORD });
-    expect(await runAdminCommand(db(), "set-role", { as: org.email, email, role: "member" })).toMatchObject({ user: { role: "member" } });
+    expect(await runAdminCommand(db(), "set-role", { email, role: "member" })).toMatchObject({ email, role: "member", previousRole: "viewer" });
     expect(await runAdminCommand(db(), "reset-password-link", { as: org.email, email })).toMatchObject({ path: expect.stringMatching(/^\/reset-password\//) });
     await expect(runAdminCommand(db(), "remove-user", { as: other.email, email })).rejects.toThrow(/No user with email/);
     expect(await runAdminCommand(db(), "remove-user", { as: org.email, email })).toMatchObject({ user: { email } });
-    await expect(runAdminCommand(db(), "set-role", { as: org.email, email, role: "boss" })).rejects.toThrow();
+    await expect(runAdminCommand(db(), "set-role", { email, role: "boss" })).rejects.toThrow();
     const users = (await runAdminCommand(db(), "list-users", { as: org.email })).users as { email: string; removedAt: Date | null }[];
     expect(users.find((u) => u.email === email)?.removedAt).toBeTruthy();
   });

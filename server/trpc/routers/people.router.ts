@@ -29,7 +29,7 @@ export const peopleRouter = router({
   restore: allowed("manage-users").input(ZUserIdInput).mutation(({ ctx, input }) => restoreUser(ctx.db, ctx.auth, input.userId)),
   changeRole: allowed("manage-users").input(ZChangeRoleInput).mutation(({ ctx, input }) => changeUserRole(ctx.db, ctx.auth, input.userId, input.role)),
   createPasswordReset: allowed("manage-users").input(ZUserIdInput).mutation(({ ctx, input }) => createPasswordReset(ctx.db, ctx.auth, input.userId)),
-  changePassword: allowed("account")
+  changePassword: allowed("own-account")
     .input(ZChangePasswordInput)
     .mutation(({ ctx, input }) => changeOwnPassword(ctx.db, ctx.auth, input, ctx.session.sessionId)),
 });

@@ -29,10 +29,10 @@ export const sessionRouter = router({
   list: protectedProcedure
     .input(z.object({ userId: z.uuid().optional() }).optional())
     .query(({ ctx, input }) => findSessions(ctx.db, { ...ctx.auth, sessionId: ctx.session.sessionId }, input?.userId)),
-  revoke: allowed("account")
+  revoke: allowed("own-account")
     .input(z.object({ id: z.uuid(), userId: z.uuid().optional() }))
     .mutation(({ ctx, input }) => revokeSession(ctx.db, { ...ctx.auth, sessionId: ctx.session.sessionId }, input.id, input.userId)),
-  revokeAll: allowed("account")
+  revokeAll: allowed("own-account")
     .input(z.object({ userId: z.uuid().optional() }).optional())
     .mutation(({ ctx, input }) => revokeAllSessions(ctx.db, { ...ctx.auth, sessionId: ctx.session.sessionId }, input?.userId)),
 
