@@ -118,7 +118,7 @@ async function run(title, command, args, env, reportFile, cwd = root) {
  * CPU-bound database stages instead of adding their length to the run. Returns a function that waits for them all
  * and exits on the first failure.
  */
-function runBeside(stages) {
+function runBeside(stages, beside = "the database stages") {
   const results = [];
   const done = (async () => {
     for (const stage of stages) {
@@ -132,7 +132,7 @@ function runBeside(stages) {
   return async () => {
     await done;
     for (const stage of results) {
-      console.log(`\n▶ ${stage.title} (ran beside the database stages; its output follows)`);
+      console.log(`\n▶ ${stage.title} (ran beside ${beside}; its output follows)`);
       process.stdout.write(fs.readFileSync(stage.log, "utf8"));
       if (stage.reportFile) count(stage.reportFile);
       else if (stage.status === 0) totals.passed += 1;
@@ -242,6 +242,21 @@ if (fs.existsSync(e2eDir) && fs.readdirSync(e2eDir).some((f) => f.endsWith(".spe
   );
 }
 
+// The suites of real clients (the SDKs in every language, the official MCP client), two instances scaling out and
+// the cluster growing by a worker while it ingests, against the built server on the local Citus cluster: its tables
+// distributed, as an operator would run it. Beside the system tests on PGlite and PostgreSQL (the build is there
+// since the Playwright stage; both stages mostly wait on servers and clients), so the run stays under its budget.
+const citusSystem = citusUrl
+  ? runBeside([{
+      name: "system-citus",
+      title: "system tests on Citus (SDKs, MCP, scale-out, rebalance)",
+      command: bin("vitest"),
+      args: ["run", "--config", "vitest.system.config.ts", "test/system/sdk-contract", "test/system/python-sdk", "test/system/go-sdk", "test/system/ruby-sdk", "test/system/mcp", "test/system/scale-out", "test/system/rebalance", ...vitestArgs("system-citus")],
+      env: { ...noDb, TEST_CITUS_URL: citusUrl, REPRISE_TEST_DB: "citus" },
+      reportFile: path.join(reports, "system-citus.json"),
+    }], "the system tests")
+  : async () => undefined;
+
 await run(
   "system tests (the built server, started as npm start does)",
   bin("vitest"),
@@ -249,19 +264,6 @@ await run(
   { ...noDb, ...(pgUrl ? { TEST_DATABASE_URL: pgUrl } : {}) },
   path.join(reports, "system.json"),
 );
-
-// The suites of real clients (the SDKs in every language, the official MCP client), two instances scaling out and
-// the cluster growing by a worker while it ingests, against the built server on the local Citus cluster: its tables
-// distributed, as an operator would run it.
-if (citusUrl) {
-  const files = ["test/system/sdk-contract", "test/system/python-sdk", "test/system/go-sdk", "test/system/ruby-sdk", "test/system/mcp", "test/system/scale-out", "test/system/rebalance"];
-  await run(
-    "system tests on Citus (SDKs, MCP, scale-out, rebalance)",
-    bin("vitest"),
-    ["run", "--config", "vitest.system.config.ts", ...files, ...vitestArgs("system-citus")],
-    { ...noDb, TEST_CITUS_URL: citusUrl, REPRISE_TEST_DB: "citus" },
-    path.join(reports, "system-citus.json"),
-  );
-}
+await citusSystem();
 
 summary();

@@ -81,8 +81,10 @@ describe.runIf(pgUrl)("two instances on one PostgreSQL database", () => {
         REPRISE_INIT_API_KEY: API_KEY,
         OPENAI_BASE_URL: `http://127.0.0.1:${judgePort}/${name}/v1`,
         OPENAI_API_KEY: "test",
-        // A killed instance's grading job comes back after 5 s (checked every 2 s) instead of 10 minutes.
-        REPRISE_GRADING_JOB_EXPIRE_SECONDS: "5",
+        // A killed instance's grading job comes back after 15 s (checked every 2 s) instead of 10 minutes. Not less:
+        // the judge holds every call, so each job stays active only until it expires, and the test must see all of
+        // them active at once before the first expires, which took over 5 s on a loaded machine.
+        REPRISE_GRADING_JOB_EXPIRE_SECONDS: "15",
         REPRISE_JOB_MAINTENANCE_SECONDS: "2",
       },
       stdio: ["ignore", "pipe", "pipe"],

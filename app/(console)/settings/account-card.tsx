@@ -15,7 +15,7 @@ export function AccountCard() {
   return (
     <Card aria-labelledby="account-title">
       <CardHeader title={<span id="account-title">Your account</span>} description="Your password and the browsers signed in as you." />
-      <div className="grid gap-6 px-4 pb-4 md:grid-cols-2">
+      <div className="grid gap-6 px-4 pb-4 *:min-w-0 md:grid-cols-2">
         <ChangePassword />
         <Sessions />
       </div>
