@@ -1,18 +1,16 @@
-// The roles a user holds in their organization (docs/operations.md, "People and invitations"). Who may manage people
-// is decided here alone, so the roles module can take this decision over in one place.
-import { z } from "zod";
+// Who may manage people (docs/operations.md, "People and invitations"), asked of the one rule table
+// (server/auth/permissions.ts): the people flows check a user's role with these, so the rules live in one place.
+import { denial, isRole, type TRole } from "../permissions.ts";
+import { ZRole } from "../settings/settings.schemas.ts";
 
-export const ROLES = ["owner", "admin", "member", "viewer"] as const;
-export type TRole = (typeof ROLES)[number];
+export { ZRole, type TRole };
 
-export const ZRole = z.enum(ROLES, { message: "must be one of owner, admin, member, viewer" });
-
-/** Admins and owners invite, remove and reset the passwords of other people. */
+/** Admins and owners invite, remove and reset the passwords of other people (permission manage-users). */
 export function canManageUsers(role: string): boolean {
-  return role === "owner" || role === "admin";
+  return isRole(role) && denial({ role, scope: null }, "manage-users") === null;
 }
 
-/** Only owners invite, remove, promote or demote owners. */
+/** Only owners invite, remove, promote or demote owners (permission manage-owners). */
 export function canManageOwners(role: string): boolean {
-  return role === "owner";
+  return isRole(role) && denial({ role, scope: null }, "manage-owners") === null;
 }
