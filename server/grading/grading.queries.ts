@@ -1,6 +1,7 @@
 // Database access of grading: the trace as grading reads it, grader labels, and the completion outbox.
 import type { DbClient } from "../db/client.ts";
 import { sql } from "../db/sql.ts";
+import { onlineSettingsMatch } from "./online.queries.ts";
 import type { TGradingSpan, TVerdict } from "./grading.schemas.ts";
 
 export interface GradingTrace {
@@ -56,6 +57,14 @@ export async function upsertGraderLabel(db: DbClient, id: string, w: GraderLabel
       evaluated_at = EXCLUDED.evaluated_at, updated_at = EXCLUDED.updated_at`);
 }
 
+/** Whether the trace holds the grader's label written at this grader version. */
+export async function hasGraderLabelAtVersion(db: DbClient, organizationId: string, traceId: string, graderId: string, version: number): Promise<boolean> {
+  const rows = await db.sql.query(sql`
+    SELECT 1 FROM grader_labels WHERE organization_id = ${organizationId}::uuid AND trace_id = ${traceId}::uuid AND grader_id = ${graderId}::uuid
+      AND grader_version = ${version}::integer`);
+  return rows.length > 0;
+}
+
 export interface LiveGradingTarget {
   eventId: string;
   organizationId: string;
@@ -82,7 +91,8 @@ export async function findOrganizationsWithEvents(db: DbClient, limit: number): 
 /**
  * Claims one organization's unprocessed trace.completed events (SKIP LOCKED: concurrent dispatchers take
  * disjoint rows), marks them processed and returns the live graders each trace gets. Run inside the
- * transaction that also inserts the grading jobs, so an event becomes jobs exactly once.
+ * transaction that also inserts the grading jobs, so an event becomes jobs exactly once. A grader whose
+ * online settings leave the trace out (not sampled, or filtered) gives it no job.
  */
 export async function claimCompletionEvents(db: DbClient, organizationId: string, limit: number, at: Date): Promise<LiveGradingTarget[]> {
   return db.sql.query<LiveGradingTarget>(sql`
@@ -100,11 +110,13 @@ export async function claimCompletionEvents(db: DbClient, organizationId: string
     -- Each event's trace by its primary key, whatever the statistics say: planned as a join, a table
     -- without statistics (new, or never analyzed) had each event scan all of its organization's traces.
     LEFT JOIN LATERAL (
-      SELECT t.organization_id, t.trace_function_key, t.test_run_id, t.dropped, t.status FROM traces t
+      SELECT t.organization_id, t.id, t.metadata, t.trace_function_key, t.test_run_id, t.dropped, t.status FROM traces t
       WHERE t.organization_id = ${organizationId}::uuid AND t.id = c.trace_id
       OFFSET 0
     ) t ON t.test_run_id IS NULL AND NOT t.dropped AND t.status IN ('completed', 'failed')
     LEFT JOIN graders g ON g.organization_id = ${organizationId}::uuid AND g.trace_function_key = t.trace_function_key
       AND g.status = 'active' AND g.live
+      -- The grader's sample and filter (docs/graders.md, "Online evaluation").
+      AND ${onlineSettingsMatch(sql`t`, sql`(g.config->'online')`)}
     ORDER BY c.id`);
 }
