@@ -9,6 +9,8 @@ export const ZBackfillRange = z
   .object({ from: ZInstant, to: ZInstant })
   .strict()
   .superRefine((r, ctx) => {
+    // Runs even when a field failed (zod reports every issue): then there is nothing to compare.
+    if (!(r.from instanceof Date) || !(r.to instanceof Date)) return;
     if (r.from.getTime() >= r.to.getTime()) ctx.addIssue({ code: "custom", path: ["to"], message: "must be after from" });
     else if (r.to.getTime() - r.from.getTime() > 366 * 86_400_000) ctx.addIssue({ code: "custom", path: ["to"], message: "the range may span at most 366 days" });
   });
