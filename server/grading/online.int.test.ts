@@ -60,7 +60,7 @@ describe("online evaluation: live sampling and filter", () => {
     const fn = "filtered-fn";
     const filter = { metadata: { plan: "pro", tier: 2 }, tags: ["vip"], model: "gpt-4o", status: "completed" };
     const g = await make({ traceFunctionKey: fn, name: "vip", kind: "rule", config: { check: { op: "noErrors" }, online: { filter } } });
-    const trace = async (o: { metadata?: object; status?: "completed" | "failed"; model?: string }) => {
+    const trace = async (o: { metadata?: Record<string, unknown>; status?: "completed" | "failed"; model?: string }) => {
       const t = await createTrace(db(), org.organizationId, { traceFunctionKey: fn, status: o.status ?? "completed", metadata: o.metadata ?? {} });
       await createSpan(db(), org.organizationId, t.id, { name: "root", model: o.model ?? "gpt-4o" });
       return t.id;
