@@ -1,7 +1,6 @@
 // Database access of grading: the trace as grading reads it, grader labels, and the completion outbox.
 import type { DbClient } from "../db/client.ts";
 import { sql } from "../db/sql.ts";
-import { onlineSettingsMatch } from "./online.queries.ts";
 import type { TGradingSpan, TVerdict } from "./grading.schemas.ts";
 
 export interface GradingTrace {
@@ -73,6 +72,8 @@ export interface LiveGradingTarget {
   graderId: string | null;
   /** trace.completed, or trace.amended (a native OpenTelemetry trace that got spans after completing). */
   kind: string;
+  /** The grader has online settings (a sample or filter) still to apply (docs/graders.md, "Online evaluation"). */
+  online: boolean;
 }
 
 /**
@@ -91,8 +92,9 @@ export async function findOrganizationsWithEvents(db: DbClient, limit: number): 
 /**
  * Claims one organization's unprocessed trace.completed events (SKIP LOCKED: concurrent dispatchers take
  * disjoint rows), marks them processed and returns the live graders each trace gets. Run inside the
- * transaction that also inserts the grading jobs, so an event becomes jobs exactly once. A grader whose
- * online settings leave the trace out (not sampled, or filtered) gives it no job.
+ * transaction that also inserts the grading jobs, so an event becomes jobs exactly once. `online` says the
+ * grader has online settings, which the caller then applies (selectOnlinePasses: a separate statement, as Citus
+ * refuses their span subquery beside this one's data-modifying CTE).
  */
 export async function claimCompletionEvents(db: DbClient, organizationId: string, limit: number, at: Date): Promise<LiveGradingTarget[]> {
   return db.sql.query<LiveGradingTarget>(sql`
@@ -105,18 +107,17 @@ export async function claimCompletionEvents(db: DbClient, organizationId: string
       UPDATE trace_events e SET processed_at = ${at.toISOString()}::timestamptz FROM claimed c
       WHERE e.organization_id = ${organizationId}::uuid AND e.id = c.id RETURNING e.id
     )
-    SELECT c.id::text AS "eventId", c.organization_id AS "organizationId", c.trace_id AS "traceId", g.id AS "graderId", c.kind
+    SELECT c.id::text AS "eventId", c.organization_id AS "organizationId", c.trace_id AS "traceId", g.id AS "graderId", c.kind,
+      COALESCE(g.config ? 'online', false) AS online
     FROM claimed c
     -- Each event's trace by its primary key, whatever the statistics say: planned as a join, a table
     -- without statistics (new, or never analyzed) had each event scan all of its organization's traces.
     LEFT JOIN LATERAL (
-      SELECT t.organization_id, t.id, t.metadata, t.trace_function_key, t.test_run_id, t.dropped, t.status FROM traces t
+      SELECT t.organization_id, t.trace_function_key, t.test_run_id, t.dropped, t.status FROM traces t
       WHERE t.organization_id = ${organizationId}::uuid AND t.id = c.trace_id
       OFFSET 0
     ) t ON t.test_run_id IS NULL AND NOT t.dropped AND t.status IN ('completed', 'failed')
     LEFT JOIN graders g ON g.organization_id = ${organizationId}::uuid AND g.trace_function_key = t.trace_function_key
       AND g.status = 'active' AND g.live
-      -- The grader's sample and filter (docs/graders.md, "Online evaluation").
-      AND ${onlineSettingsMatch(sql`t`, sql`(g.config->'online')`)}
     ORDER BY c.id`);
 }

@@ -10,7 +10,7 @@ import { sql, uuidArray } from "../db/sql.ts";
 import { createGrader } from "../graders/graders.service.ts";
 import { ZSaveGraderBody } from "../graders/graders.schemas.ts";
 import { getGraderVersions, postGrader } from "../graders/graders.http.ts";
-import { claimCompletionEvents } from "./grading.queries.ts";
+import { claimGradingTargets } from "./live.ts";
 import { isSampled } from "./online-sampling.ts";
 
 describe("online evaluation: live sampling and filter", () => {
@@ -26,7 +26,7 @@ describe("online evaluation: live sampling and filter", () => {
   async function claim(traceIds: string[], kind = "trace.completed") {
     await db().sql.query(sql`INSERT INTO trace_events (organization_id, trace_id, kind)
       SELECT ${org.organizationId}::uuid, id, ${kind} FROM unnest(${uuidArray(traceIds)}) AS id ON CONFLICT DO NOTHING`);
-    return db().transaction((tx) => claimCompletionEvents(tx, org.organizationId, 100_000, new Date()));
+    return db().transaction((tx) => claimGradingTargets(tx, org.organizationId, 100_000, new Date()));
   }
   const gradedBy = (rows: { traceId: string; graderId: string | null }[], graderId: string) =>
     new Set(rows.filter((r) => r.graderId === graderId).map((r) => r.traceId));

@@ -34,14 +34,14 @@ const COLUMNS = sql`id, grader_id AS "graderId", grader_version AS "graderVersio
  */
 function candidates(organizationId: string, graderId: string, from: Date, to: Date) {
   return sql`SELECT t.id AS trace_id, EXISTS (
-      SELECT 1 FROM grader_labels l WHERE l.organization_id = t.organization_id AND l.trace_id = t.id AND l.grader_id = g.id AND l.grader_version = g.version
+      SELECT 1 FROM grader_labels l WHERE l.organization_id = ${organizationId}::uuid AND l.trace_id = t.id AND l.grader_id = g.id AND l.grader_version = g.version
     ) AS graded
     FROM graders g
     JOIN traces t ON t.organization_id = g.organization_id AND t.trace_function_key = g.trace_function_key
     WHERE g.organization_id = ${organizationId}::uuid AND g.id = ${graderId}::uuid AND t.organization_id = ${organizationId}::uuid
       AND t.test_run_id IS NULL AND NOT t.dropped AND t.status IN ('completed', 'failed')
       AND t.started_at >= ${from.toISOString()}::timestamptz AND t.started_at < ${to.toISOString()}::timestamptz
-      AND ${onlineSettingsMatch(sql`t`, sql`(g.config->'online')`)}`;
+      AND ${onlineSettingsMatch(organizationId, sql`t`, sql`(g.config->'online')`)}`;
 }
 
 export interface BackfillCandidateStats {
