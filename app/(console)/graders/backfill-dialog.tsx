@@ -3,7 +3,7 @@
 // traces it will grade with its sample and filter, and what the judge's tokens cost at the model's price, or
 // that the model is unpriced), then start it; the dialog follows its progress and can cancel it.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { Dialog } from "@/components/ui/dialog.tsx";
@@ -37,6 +37,11 @@ export function BackfillDialog({ grader, onClose }: { grader: Grader; onClose: (
   const start = useMutation(trpc.graderBackfills.start.mutationOptions({ onSuccess: refresh }));
   const cancel = useMutation(trpc.graderBackfills.cancel.mutationOptions({ onSuccess: refresh }));
   const active = latest.data?.backfill && ["pending", "running"].includes(latest.data.backfill.status) ? latest.data.backfill : null;
+  // When a backfill ends, what is left to grade changed: read the estimate again.
+  const status = latest.data?.backfill?.status;
+  useEffect(() => {
+    if (status && !["pending", "running"].includes(status)) void queryClient.invalidateQueries({ queryKey: trpc.graderBackfills.estimate.queryKey() });
+  }, [status, queryClient, trpc]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (valid) start.mutate({ graderId: grader.id, from: from!, to: to! });

@@ -12,6 +12,7 @@ import { createUser } from "../../auth/settings/settings.service.ts";
 import { sql } from "../../db/sql.ts";
 import { createGrader, updateGrader } from "../../graders/graders.service.ts";
 import { ZSaveGraderBody } from "../../graders/graders.schemas.ts";
+import { signedInCaller } from "../../trpc/testing.ts";
 import { startWorkers, type Workers } from "../../workers.ts";
 import { createLimiter } from "../limiter.ts";
 import { isSampled } from "../online-sampling.ts";
@@ -28,6 +29,7 @@ describe("grader backfills", () => {
   let org: TestOrg;
   let other: TestOrg;
   let viewerKey: string;
+  let viewerEmail: string;
   let worker: Workers;
   let server: http.Server;
   const judged: string[] = [];
@@ -49,7 +51,8 @@ describe("grader backfills", () => {
     org = await createTestOrg(db());
     other = await createTestOrg(db(), "Other");
     const owner = { organizationId: org.organizationId, userId: org.userId, role: "owner" as const };
-    const viewer = await createUser(db(), owner, { email: `viewer-${Date.now()}@example.com`, password: "correct horse battery", role: "viewer" });
+    viewerEmail = `viewer-${Date.now()}@example.com`;
+    const viewer = await createUser(db(), owner, { email: viewerEmail, password: "correct horse battery", role: "viewer" });
     viewerKey = (await createApiKeyForUser(db(), { organizationId: org.organizationId, userId: viewer.id }, { scope: "admin" })).apiKey;
     worker = await startWorkers(db(), {
       judge: { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, timeoutMs: 5_000, maxRetries: 0, maxRetryDelayMs: 10, limiter: createLimiter(2) },
@@ -223,5 +226,28 @@ describe("grader backfills", () => {
     // An archived grader does not backfill.
     const archived = (await createGrader(db(), org.organizationId, { userId: null, via: "rest" }, ZSaveGraderBody.parse({ traceFunctionKey: FN, name: "archived", kind: "rule", status: "archived", config: { check: { op: "noErrors" } } }))).grader.id;
     expect((await start(archived)).status).toBe(400);
+  });
+
+  it("through the console: the estimate, then start, progress and cancel; a viewer reads but may not start", async () => {
+    const fn = "console-fn";
+    await Promise.all(Array.from({ length: 3 }, () => trace({ daysAgo: 2, fn })));
+    const graderId = await make({ check: { op: "noErrors" } }, { kind: "rule", fn });
+    const caller = await signedInCaller(db(), org.email);
+    const input = { graderId, ...range };
+    const { estimate: e } = await caller.graderBackfills.estimate(input);
+    expect(e).toMatchObject({ traces: 3, judge: null });
+    await expect(caller.graderBackfills.estimate({ ...input, to: range.from })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    const viewer = await signedInCaller(db(), viewerEmail);
+    expect((await viewer.graderBackfills.estimate(input)).estimate.traces).toBe(3);
+    await expect(viewer.graderBackfills.start(input)).rejects.toMatchObject({ code: "FORBIDDEN" });
+    const { backfill } = await caller.graderBackfills.start(input);
+    expect(backfill.progress.total).toBe(e.traces);
+    await expect(viewer.graderBackfills.cancel({ graderId, runId: backfill.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    const ended = await waitUntilEnded(graderId, backfill.id);
+    expect(ended).toMatchObject({ status: "completed", progress: { done: 3, total: 3 } });
+    expect((await caller.graderBackfills.get({ graderId })).backfill).toMatchObject({ id: backfill.id, status: "completed" });
+    await expect(caller.graderBackfills.cancel({ graderId, runId: backfill.id })).rejects.toMatchObject({ code: "CONFLICT" });
+    const otherCaller = await signedInCaller(db(), other.email);
+    await expect(otherCaller.graderBackfills.get({ graderId })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });

@@ -4,16 +4,19 @@ import { ZInstant } from "../../shared/schemas.ts";
 
 export const ZBackfillParams = z.object({ id: z.uuid("must be a grader id (UUID)") });
 
-/** A past time range of trace start times: from inclusive, to exclusive, at most a year. */
-export const ZBackfillRange = z
-  .object({ from: ZInstant, to: ZInstant })
-  .strict()
-  .superRefine((r, ctx) => {
-    // Runs even when a field failed (zod reports every issue): then there is nothing to compare.
-    if (!(r.from instanceof Date) || !(r.to instanceof Date)) return;
-    if (r.from.getTime() >= r.to.getTime()) ctx.addIssue({ code: "custom", path: ["to"], message: "must be after from" });
-    else if (r.to.getTime() - r.from.getTime() > 366 * 86_400_000) ctx.addIssue({ code: "custom", path: ["to"], message: "the range may span at most 366 days" });
-  });
+const rangeFields = { from: ZInstant, to: ZInstant };
+
+function checkRange(r: { from: unknown; to: unknown }, ctx: z.RefinementCtx): void {
+  // Runs even when a field failed (zod reports every issue): then there is nothing to compare.
+  if (!(r.from instanceof Date) || !(r.to instanceof Date)) return;
+  if (r.from.getTime() >= r.to.getTime()) ctx.addIssue({ code: "custom", path: ["to"], message: "must be after from" });
+  else if (r.to.getTime() - r.from.getTime() > 366 * 86_400_000) ctx.addIssue({ code: "custom", path: ["to"], message: "the range may span at most 366 days" });
+}
+
+/** A past time range of trace start times: from inclusive, to exclusive, at most 366 days. */
+export const ZBackfillRange = z.object(rangeFields).strict().superRefine(checkRange);
+/** The console's input: the grader and the range. */
+export const ZGraderBackfillRange = z.object({ graderId: z.uuid(), ...rangeFields }).strict().superRefine(checkRange);
 export type TBackfillRange = z.output<typeof ZBackfillRange>;
 
 export const ZBackfillRunQuery = z.object({ runId: z.uuid("must be a backfill id (UUID)").optional() });

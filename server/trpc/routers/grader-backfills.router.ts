@@ -3,7 +3,7 @@
 // cancelling are grader writes (manage-graders), attributed to the signed-in user and audited.
 import { z } from "zod";
 import { allowed, protectedProcedure, router } from "../init.ts";
-import { ZBackfillRange } from "../../grading/backfill/backfill.schemas.ts";
+import { ZGraderBackfillRange } from "../../grading/backfill/backfill.schemas.ts";
 import { cancelBackfill, estimateBackfill, getBackfill, startBackfill } from "../../grading/backfill/backfill.service.ts";
 
 const ZGraderId = z.object({ graderId: z.uuid() });
@@ -12,7 +12,7 @@ const viaConsole = (auth: { userId: string }) => ({ userId: auth.userId, via: "c
 export const graderBackfillsRouter = router({
   /** What a backfill over the range would grade and cost; writes nothing. */
   estimate: protectedProcedure
-    .input(z.intersection(ZGraderId, ZBackfillRange))
+    .input(ZGraderBackfillRange)
     .query(({ ctx, input }) => estimateBackfill(ctx.db, ctx.auth.organizationId, input.graderId, input)),
 
   /** The grader's newest backfill (or the named one), with its progress. */
@@ -21,7 +21,7 @@ export const graderBackfillsRouter = router({
     .query(({ ctx, input }) => getBackfill(ctx.db, ctx.auth.organizationId, input.graderId, input.runId)),
 
   start: allowed("manage-graders")
-    .input(z.intersection(ZGraderId, ZBackfillRange))
+    .input(ZGraderBackfillRange)
     .mutation(({ ctx, input }) => startBackfill(ctx.db, ctx.auth.organizationId, viaConsole(ctx.auth), input.graderId, input)),
 
   cancel: allowed("manage-graders")
