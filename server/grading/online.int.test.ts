@@ -10,6 +10,7 @@ import { sql, uuidArray } from "../db/sql.ts";
 import { createGrader } from "../graders/graders.service.ts";
 import { ZSaveGraderBody } from "../graders/graders.schemas.ts";
 import { getGraderVersions, postGrader } from "../graders/graders.http.ts";
+import { saveJudgeGrader } from "../graders/judge-grader.service.ts";
 import { claimGradingTargets } from "./live.ts";
 import { isSampled } from "./online-sampling.ts";
 
@@ -98,5 +99,8 @@ describe("online evaluation: live sampling and filter", () => {
       expect(res.status, JSON.stringify(bad)).toBe(400);
       expect(JSON.stringify(res.body.issues[0].path)).toContain("online");
     }
+    // An agent's edit of the judge's text (save_grader) keeps the settings.
+    const agent = await saveJudgeGrader(db(), org.organizationId, { userId: org.userId, via: "mcp", tool: "save_grader" }, { graderId: id, evaluationFocus: "Politeness" });
+    expect(agent.ok && agent.saved.grader.config.online).toEqual(online);
   });
 });
