@@ -2,6 +2,7 @@
 // The target grammar is the assertion's targetOnEvaluatedTrace (docs/api/assertions.md); the
 // check grammar is shared with assertions' `check`.
 import { z } from "zod";
+import { ZOnlineSettings } from "./online-settings.schemas.ts";
 
 export const ZTarget = z
   .union([
@@ -46,7 +47,7 @@ export const ZCheck = z
   });
 export type TCheck = z.infer<typeof ZCheck>;
 
-export const ZRuleConfig = z.object({ target: ZTarget.default(null), check: ZCheck }).strict();
+export const ZRuleConfig = z.object({ target: ZTarget.default(null), check: ZCheck, online: ZOnlineSettings.optional() }).strict();
 export type TRuleConfig = z.infer<typeof ZRuleConfig>;
 
 /** Judge instructions are part of every prompt; their cap is part of the prompt budget (docs/graders.md). */
@@ -58,6 +59,8 @@ export const ZJudgeConfig = z
     instructions: z.string().trim().min(1, "instructions are required").max(MAX_JUDGE_INSTRUCTIONS_CHARS),
     // Our extension: what the judge reads besides the outline; null (default) = the root span's input and output.
     target: ZTarget.default(null),
+    // Sampling and filter of live grading and backfills (docs/graders.md, "Online evaluation").
+    online: ZOnlineSettings.optional(),
   })
   .strict();
 export type TJudgeConfig = z.infer<typeof ZJudgeConfig>;

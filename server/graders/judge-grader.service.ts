@@ -30,7 +30,7 @@ export async function saveJudgeGrader(db: Database, organizationId: string, acto
   if (existing && existing.kind !== "llm_judge") {
     return { ok: false, reason: `Grader ${existing.name} (${existing.id}) is a rule grader; edit it in the console or with POST /api/sdk/graders.` };
   }
-  const config = (existing?.config ?? {}) as { model?: string; instructions?: string; target?: unknown };
+  const config = (existing?.config ?? {}) as { model?: string; instructions?: string; target?: unknown; online?: unknown };
   const fields: TGraderFields = { ...parseInstructions(config.instructions ?? "") };
   for (const f of ["evaluationFocus", "passCriteria", "failCriteria"] as const) if (input[f] !== undefined) fields[f] = input[f];
   const instructions = composeInstructions(fields);
@@ -40,7 +40,9 @@ export async function saveJudgeGrader(db: Database, organizationId: string, acto
     traceFunctionKey: input.traceFunctionKey ?? existing?.traceFunctionKey,
     name: input.name ?? existing?.name,
     kind: "llm_judge",
-    config: { model: input.model ?? config.model ?? getEnv().REPRISE_JUDGE_MODEL, instructions, ...(config.target !== undefined ? { target: config.target } : {}) },
+    config: { model: input.model ?? config.model ?? getEnv().REPRISE_JUDGE_MODEL, instructions, ...(config.target !== undefined ? { target: config.target } : {}),
+      // The online settings are kept: an agent's edit of the judge's text does not change what it grades.
+      ...(config.online !== undefined ? { online: config.online } : {}) },
     status: input.status,
   });
   if (!body.success) throw invalidArguments(body.error.issues);

@@ -56,6 +56,14 @@ export async function upsertGraderLabel(db: DbClient, id: string, w: GraderLabel
       evaluated_at = EXCLUDED.evaluated_at, updated_at = EXCLUDED.updated_at`);
 }
 
+/** Whether the trace holds the grader's label written at this grader version. */
+export async function hasGraderLabelAtVersion(db: DbClient, organizationId: string, traceId: string, graderId: string, version: number): Promise<boolean> {
+  const rows = await db.sql.query(sql`
+    SELECT 1 FROM grader_labels WHERE organization_id = ${organizationId}::uuid AND trace_id = ${traceId}::uuid AND grader_id = ${graderId}::uuid
+      AND grader_version = ${version}::integer`);
+  return rows.length > 0;
+}
+
 export interface LiveGradingTarget {
   eventId: string;
   organizationId: string;
@@ -64,6 +72,8 @@ export interface LiveGradingTarget {
   graderId: string | null;
   /** trace.completed, or trace.amended (a native OpenTelemetry trace that got spans after completing). */
   kind: string;
+  /** The grader has online settings (a sample or filter) still to apply (docs/graders.md, "Online evaluation"). */
+  online: boolean;
 }
 
 /**
@@ -82,7 +92,9 @@ export async function findOrganizationsWithEvents(db: DbClient, limit: number): 
 /**
  * Claims one organization's unprocessed trace.completed events (SKIP LOCKED: concurrent dispatchers take
  * disjoint rows), marks them processed and returns the live graders each trace gets. Run inside the
- * transaction that also inserts the grading jobs, so an event becomes jobs exactly once.
+ * transaction that also inserts the grading jobs, so an event becomes jobs exactly once. `online` says the
+ * grader has online settings, which the caller then applies (selectOnlinePasses: a separate statement, as Citus
+ * refuses their span subquery beside this one's data-modifying CTE).
  */
 export async function claimCompletionEvents(db: DbClient, organizationId: string, limit: number, at: Date): Promise<LiveGradingTarget[]> {
   return db.sql.query<LiveGradingTarget>(sql`
@@ -95,7 +107,8 @@ export async function claimCompletionEvents(db: DbClient, organizationId: string
       UPDATE trace_events e SET processed_at = ${at.toISOString()}::timestamptz FROM claimed c
       WHERE e.organization_id = ${organizationId}::uuid AND e.id = c.id RETURNING e.id
     )
-    SELECT c.id::text AS "eventId", c.organization_id AS "organizationId", c.trace_id AS "traceId", g.id AS "graderId", c.kind
+    SELECT c.id::text AS "eventId", c.organization_id AS "organizationId", c.trace_id AS "traceId", g.id AS "graderId", c.kind,
+      COALESCE(g.config ? 'online', false) AS online
     FROM claimed c
     -- Each event's trace by its primary key, whatever the statistics say: planned as a join, a table
     -- without statistics (new, or never analyzed) had each event scan all of its organization's traces.

@@ -10,6 +10,8 @@ export interface TGradingJob {
   traceId: string;
   graderId: string;
   runId?: string;
+  /** A backfill's job: a trace that already holds this grader's label at its current version is not graded again. */
+  oncePerVersion?: boolean;
 }
 
 export const GRADING_QUEUE_OPTIONS: QueueOptions = {

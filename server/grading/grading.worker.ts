@@ -6,7 +6,7 @@ import { logger } from "../logger.ts";
 import { findGraderRowsByIds } from "../graders/graders.queries.ts";
 import type { JobWorker, ReceivedJob } from "../jobs/queue.ts";
 import { isRerunItemDone, markRerunErrored, markRerunRunning, recordRerunItemDone } from "./reruns/reruns.queries.ts";
-import { findGradingSpans, findGradingTrace, upsertGraderLabel } from "./grading.queries.ts";
+import { findGradingSpans, findGradingTrace, hasGraderLabelAtVersion, upsertGraderLabel } from "./grading.queries.ts";
 import { GRADING_DEAD_QUEUE, GRADING_QUEUE, GRADING_QUEUE_OPTIONS, gradingJobClient, type TGradingJob } from "./grading.queues.ts";
 import { evaluateGrader, whyNotGradable } from "./grading.service.ts";
 import type { JudgeOptions } from "./judge.ts";
@@ -15,14 +15,16 @@ import { startLiveDispatcher } from "./live.ts";
 /**
  * Grades one (trace, grader) and writes its label. For a re-run, an item already recorded done (its job
  * was retried after a crash between commit and acknowledgement) is not graded again, and the label and
- * the progress are written in one transaction, so no trace is graded twice in a run's result.
+ * the progress are written in one transaction, so no trace is graded twice in a run's result. A backfill's job
+ * (oncePerVersion) skips a trace labelled at the grader's current version meanwhile (docs/graders.md, "Online evaluation").
  */
 export async function runGradingJob(db: Database, job: TGradingJob, judge?: JudgeOptions): Promise<void> {
   const { organizationId, traceId, graderId, runId } = job;
   if (runId && !(await markRerunRunning(db, organizationId, runId))) return; // the run ended (errored): nothing to do
   if (runId && (await isRerunItemDone(db, { organizationId, runId, traceId, graderId }))) return;
   const [trace, [grader]] = await Promise.all([findGradingTrace(db, organizationId, traceId), findGraderRowsByIds(db, organizationId, [graderId])]);
-  const skip = whyNotGradable(trace) ?? (grader ? null : "the grader no longer exists");
+  const skip = whyNotGradable(trace) ?? (grader ? null : "the grader no longer exists")
+    ?? (job.oncePerVersion && (await hasGraderLabelAtVersion(db, organizationId, traceId, graderId, grader!.version)) ? "already graded at this grader version" : null);
   const verdict = skip ? null : await evaluateGrader(grader!, await findGradingSpans(db, organizationId, traceId), judge);
   if (skip) logger.debug("grading skipped", { organizationId, traceId, graderId, reason: skip });
   await db.transaction(async (tx) => {

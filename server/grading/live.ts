@@ -2,24 +2,36 @@
 // never replays). Ingestion writes one trace.completed outbox row per completed trace in the completion
 // transaction; this moves those rows into grading jobs and marks them processed in one transaction,
 // so each completion becomes its jobs exactly once (job ids are deterministic too).
-import type { Database } from "../db/client.ts";
+import type { Database, DbClient } from "../db/client.ts";
 import { logger } from "../logger.ts";
-import { claimCompletionEvents, findOrganizationsWithEvents } from "./grading.queries.ts";
+import { claimCompletionEvents, findOrganizationsWithEvents, type LiveGradingTarget } from "./grading.queries.ts";
+import { selectOnlinePasses } from "./online.queries.ts";
 import { gradingJobs } from "./grading.service.ts";
 import { GRADING_QUEUE, gradingJobClient } from "./grading.queues.ts";
 
 export const LIVE_BATCH = 200;
+
+/**
+ * Claims one organization's completion events with the live graders each trace gets: a grader whose online
+ * settings leave the trace out (not sampled, or filtered; docs/graders.md, "Online evaluation") gets none.
+ */
+export async function claimGradingTargets(tx: DbClient, organizationId: string, limit: number, at: Date): Promise<LiveGradingTarget[]> {
+  const claimed = await claimCompletionEvents(tx, organizationId, limit, at);
+  const checked = claimed.filter((r) => r.graderId !== null && r.online);
+  const passes = await selectOnlinePasses(tx, organizationId, checked.map((r) => ({ traceId: r.traceId, graderId: r.graderId! })));
+  return claimed.map((r) => (r.graderId !== null && r.online && !passes.has(`${r.traceId}:${r.graderId}`) ? { ...r, graderId: null } : r));
+}
 
 /** Moves one batch of completion events into grading jobs; returns how many events it took. */
 export async function dispatchCompletionEvents(db: Database, limit = LIVE_BATCH): Promise<{ events: number; jobs: number }> {
   const client = await gradingJobClient(db);
   return db.transaction(async (tx) => {
     // Organization by organization: row locks never span organizations (docs/operations.md, "Citus").
-    const rows: Awaited<ReturnType<typeof claimCompletionEvents>> = [];
+    const rows: LiveGradingTarget[] = [];
     const at = new Date();
     for (const org of await findOrganizationsWithEvents(tx, limit)) {
       if (rows.length >= limit) break;
-      rows.push(...(await claimCompletionEvents(tx, org, limit - rows.length, at)));
+      rows.push(...(await claimGradingTargets(tx, org, limit - rows.length, at)));
     }
     const graded = rows.filter((r) => r.graderId !== null);
     // An amended trace is graded once more: its jobs get ids of their own.

@@ -5,6 +5,7 @@ import { invitationRouter, passwordResetRouter, peopleRouter } from "./routers/p
 import { ssoRouter } from "./routers/sso.router.ts";
 import { datasetsRouter } from "./routers/datasets.router.ts";
 import { gradersRouter } from "./routers/graders.router.ts";
+import { graderBackfillsRouter } from "./routers/grader-backfills.router.ts";
 import { labelsRouter } from "./routers/labels.router.ts";
 import { simPlanRouter } from "./routers/sim-plan.router.ts";
 import { tracesRouter } from "./routers/traces.router.ts";
@@ -31,6 +32,7 @@ export const appRouter = router({
   labels: labelsRouter,
   simPlan: simPlanRouter,
   graders: gradersRouter,
+  graderBackfills: graderBackfillsRouter,
   datasets: datasetsRouter,
   assertions: assertionsRouter,
   replays: replaysRouter,

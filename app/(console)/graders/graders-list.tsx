@@ -12,6 +12,7 @@ import { useTRPC } from "@/components/trpc/react.tsx";
 import type { RouterOutputs } from "@/components/trpc/types.ts";
 import { GraderDialog } from "./grader-form.tsx";
 import { GraderHistoryDialog } from "./grader-history.tsx";
+import { BackfillDialog } from "./backfill-dialog.tsx";
 import { useCan } from "../_components/permissions.tsx";
 
 export type Grader = RouterOutputs["graders"]["list"][number];
@@ -23,6 +24,7 @@ export function GradersList() {
   const graders = useQuery(trpc.graders.list.queryOptions({}));
   const [editing, setEditing] = useState<Grader | "new" | null>(null);
   const [historyOf, setHistoryOf] = useState<Grader | null>(null);
+  const [backfillOf, setBackfillOf] = useState<Grader | null>(null);
   const save = useMutation(trpc.graders.save.mutationOptions({
     onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: trpc.graders.list.queryKey() }), queryClient.invalidateQueries({ queryKey: trpc.graders.versions.queryKey() })]),
   }));
@@ -47,6 +49,7 @@ export function GradersList() {
                 <div className="flex gap-2">
                   {canEdit ? <Button variant="secondary" size="sm" onClick={() => setEditing(g)} aria-label={`Edit ${g.name}`}>Edit</Button> : null}
                   <Button variant="ghost" size="sm" onClick={() => setHistoryOf(g)} aria-label={`History of ${g.name}`}>History</Button>
+                  {canEdit && g.status === "active" ? <Button variant="ghost" size="sm" onClick={() => setBackfillOf(g)} aria-label={`Backfill ${g.name}`}>Backfill</Button> : null}
                   {canEdit && g.status === "active" ? <Button variant="danger" size="sm" disabled={save.isPending} onClick={() => archive(g)} aria-label={`Archive ${g.name}`}>Archive</Button> : null}
                   {canEdit ? <Button variant="ghost" size="sm" disabled={remove.isPending} aria-label={`Delete ${g.name}`}
                     onClick={() => { if (window.confirm(`Delete grader "${g.name}"? It can be restored from Settings.`)) remove.mutate({ id: g.id }); }}>Delete</Button> : null}
@@ -57,6 +60,7 @@ export function GradersList() {
         )}
       </Card>
       {editing ? <GraderDialog key={editing === "new" ? "new" : editing.id} grader={editing === "new" ? null : editing} onClose={() => setEditing(null)} onOpenExisting={setEditing} /> : null}
+      {backfillOf ? <BackfillDialog key={backfillOf.id} grader={backfillOf} onClose={() => setBackfillOf(null)} /> : null}
       {historyOf ? <GraderHistoryDialog key={historyOf.id} grader={historyOf} onClose={() => setHistoryOf(null)} /> : null}
     </div>
   );

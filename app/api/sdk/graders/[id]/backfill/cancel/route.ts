@@ -1,0 +1,5 @@
+import { postBackfillCancel } from "@/server/grading/backfill/backfill.http.ts";
+import { routeMethods } from "@/server/http/methods.http.ts";
+
+export const dynamic = "force-dynamic";
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ POST: postBackfillCancel });
