@@ -20,16 +20,17 @@ const ZWebhookUrl = zText(2000)
     }
   }, "must be an http or https URL");
 
+/** The fields of a rule, without defaults (a change names only what it changes). */
 const ZRuleFields = z.object({
   name: zText(200).trim().min(1),
   kind: z.enum(ALERT_KINDS),
-  /** One trace function, or every trace function when absent. */
-  traceFunctionKey: zText(1000).trim().min(1).nullable().default(null),
-  threshold: z.number().finite().min(0).max(1e12).default(0),
+  /** One trace function, or every trace function when null. */
+  traceFunctionKey: zText(1000).trim().min(1).nullable(),
+  threshold: z.number().finite().min(0).max(1e12),
   /** The window the aggregate reads, ending at the evaluation (for silence: the minutes without a trace). */
   windowMinutes: z.number().int().min(1).max(43_200),
   webhookUrl: ZWebhookUrl,
-  enabled: z.boolean().default(true),
+  enabled: z.boolean(),
 });
 
 function checkThreshold(r: { kind: TAlertKind; threshold: number }, ctx: z.RefinementCtx) {
@@ -39,7 +40,11 @@ function checkThreshold(r: { kind: TAlertKind; threshold: number }, ctx: z.Refin
 }
 
 /** A new rule. Its webhook secret is generated and answered once. */
-export const ZAlertRuleCreate = ZRuleFields.superRefine(checkThreshold);
+export const ZAlertRuleCreate = ZRuleFields.extend({
+  traceFunctionKey: ZRuleFields.shape.traceFunctionKey.default(null),
+  threshold: ZRuleFields.shape.threshold.default(0),
+  enabled: ZRuleFields.shape.enabled.default(true),
+}).superRefine(checkThreshold);
 export type TAlertRuleCreate = z.output<typeof ZAlertRuleCreate>;
 
 /** A change of a rule: the fields given replace the current ones; `rotateSecret` makes a new secret (answered once). */
