@@ -5,7 +5,7 @@ import { GRADING_QUEUE } from "./grading/grading.queues.ts";
 import { defineGradingQueues, GRADING_QUEUES, workGrading, type GradingWorkerOptions } from "./grading/grading.worker.ts";
 import { startJobWorker } from "./jobs/queue.ts";
 import { defineRecomputeQueues, workRecompute } from "./insight/cost/recompute.worker.ts";
-import { ALERT_QUEUES } from "./insight/alerts/alerts.queue.ts";
+import { ALERT_QUEUES, alertQueueOptionsFromEnv } from "./insight/alerts/alerts.queue.ts";
 import { defineAlertQueues, workAlerts, type TAlertWorkerOptions } from "./insight/alerts/alerts.worker.ts";
 import { RECOMPUTE_QUEUES } from "./insight/cost/recompute.queue.ts";
 import { getEnv } from "./env.ts";
@@ -20,10 +20,6 @@ export interface WorkersOptions extends GradingWorkerOptions {
   alerts?: TAlertWorkerOptions;
 }
 
-function alertOptions(options: WorkersOptions): TAlertWorkerOptions {
-  const env = getEnv();
-  return options.alerts ?? { cron: env.REPRISE_ALERTS_CRON, retryLimit: env.REPRISE_ALERT_RETRY_LIMIT, retryDelaySeconds: env.REPRISE_ALERT_RETRY_DELAY_SECONDS };
-}
 
 export interface Workers {
   stop(): Promise<void>;
@@ -34,7 +30,7 @@ export async function startWorkers(db: Database, options: WorkersOptions = {}): 
   await defineEvaluationQueues(db);
   await defineRecomputeQueues(db);
   await defineLifecycleQueues(db, getEnv().REPRISE_RETENTION_SWEEP_CRON);
-  const alerts = alertOptions(options);
+  const alerts = options.alerts ?? alertQueueOptionsFromEnv();
   await defineAlertQueues(db, alerts);
   const worker = await startJobWorker(db, { maintenanceIntervalSeconds: options.maintenanceIntervalSeconds, schedules: true });
   if (db.sql.kind === "pglite") {

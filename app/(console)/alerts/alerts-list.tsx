@@ -1,12 +1,12 @@
 "use client";
 // The organization's alert rules with their state; admins add and change them (others see the same list).
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Button } from "@/components/ui/button.tsx";
 import { Card, CardHeader } from "@/components/ui/card.tsx";
 import { formatDateTime } from "@/components/ui/format.ts";
-import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states.tsx";
+import { EmptyState, ErrorState, FormError, LoadingState } from "@/components/ui/states.tsx";
 import { useTRPC } from "@/components/trpc/react.tsx";
 import { useCan } from "../_components/permissions.tsx";
 import { AlertDetail } from "./alert-detail.tsx";
@@ -19,13 +19,21 @@ export function AlertsList() {
   const rules = useQuery(trpc.alerts.list.queryOptions(undefined, { refetchInterval: 15_000 }));
   const [editing, setEditing] = useState<TAlertRule | "new" | null>(null);
   const [open, setOpen] = useState<string | null>(null);
+  const queryClient = useQueryClient();
+  const check = useMutation(trpc.alerts.check.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.alerts.pathKey() }) }));
   return (
     <Card>
       <CardHeader
         title="Rules"
         description="Each rule reads one figure over its window, for one trace function or all. It fires once when the figure crosses its threshold and resolves once when it is back."
-        actions={canManage ? <Button size="sm" onClick={() => setEditing("new")}>Add rule</Button> : null}
+        actions={canManage ? (
+          <div className="flex gap-2">
+            <Button variant="secondary" size="sm" disabled={check.isPending} onClick={() => check.mutate()}>Check now</Button>
+            <Button size="sm" onClick={() => setEditing("new")}>Add rule</Button>
+          </div>
+        ) : null}
       />
+      <FormError error={check.error} />
       {rules.isPending ? <LoadingState label="Loading alert rules" /> : rules.isError ? <ErrorState error={rules.error} onRetry={() => rules.refetch()} /> : rules.data.length === 0 ? (
         <EmptyState title="No alert rules yet">{canManage ? "Add a rule to be told when a figure goes wrong." : "An admin can add rules."}</EmptyState>
       ) : (

@@ -4,6 +4,7 @@ import type { TAuditActor } from "../../auth/audit/audit.schemas.ts";
 import { defineRoute } from "../../http/define-route.ts";
 import { json } from "../../http/responses.ts";
 import { ZAlertIdParams, ZAlertRestore, ZAlertRuleCreate, ZAlertRuleUpdate } from "./alerts.schemas.ts";
+import { checkAlertsNow } from "./evaluate.service.ts";
 import { createAlertRule, deleteAlertRule, findAlertRules, getAlertRule, restoreAlertRule, updateAlertRule } from "./rules.service.ts";
 
 const viaRest = (auth: TAuthContext): TAuditActor => ({ userId: auth.userId, via: "rest", apiKeyId: auth.apiKeyId });
@@ -52,4 +53,10 @@ export const restoreAlertRuleRoute = defineRoute({
   params: ZAlertIdParams,
   body: ZAlertRestore,
   handler: ({ db, auth, params, body }) => restoreAlertRule(db, auth.organizationId, viaRest(auth), params.id, body.version),
+});
+
+/** POST /api/sdk/alerts/check → {rules, fired, resolved}: the organization's rules evaluated now. */
+export const postAlertCheck = defineRoute({
+  permission: "manage-alerts",
+  handler: ({ db, auth }) => checkAlertsNow(db, auth.organizationId),
 });

@@ -8,7 +8,7 @@ import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../../tes
 import { createTrace } from "../../../test/factories.ts";
 import { newId } from "../../ids.ts";
 import { startJobWorker, type JobClient, type JobWorker } from "../../jobs/queue.ts";
-import { getAlertRuleRoute, postAlertRule } from "./alerts.http.ts";
+import { getAlertRuleRoute, patchAlertRule, postAlertRule } from "./alerts.http.ts";
 import { alertQueues } from "./alerts.queue.ts";
 import { ZAlertDetailResponse, ZAlertSavedResponse, type TAlertWebhookBody } from "./alerts.schemas.ts";
 import { defineAlertQueues, workAlerts } from "./alerts.worker.ts";
@@ -142,5 +142,17 @@ describe("alerts: evaluation and delivery", () => {
     expect(new Set(sent.map((r) => r.headers["x-reprise-event-id"])).size).toBe(1);
     expect(sent.every((r) => r.headers["x-reprise-signature"] === `sha256=${createHmac("sha256", secret!).update(r.body).digest("hex")}`)).toBe(true);
     expect((await detail(rule.id)).events.map((e) => [e.kind, e.episode])).toEqual([["firing", 1]]);
+  });
+
+  it("resolves a firing rule that is disabled, in the same change", async () => {
+    const fn = `disabled-${newId()}`;
+    const { rule } = await createRule(org, { name: "to disable", kind: "silence", traceFunctionKey: fn, windowMinutes: 5 });
+    expect(await evaluateRule(db(), jobs, org.organizationId, rule.id, new Date())).toBe("fired");
+    const res = await call(patchAlertRule, { apiKey: org.apiKey, method: "PATCH", params: { id: rule.id }, body: { enabled: false } });
+    expect(res.status).toBe(200);
+    expect(ZAlertSavedResponse.parse(res.body).rule).toMatchObject({ state: "ok", enabled: false });
+    await until("the resolve", bodies, (r) => r.some((x) => x.rule.id === rule.id && x.event === "resolved"));
+    expect(bodies().filter((x) => x.rule.id === rule.id).map((x) => [x.event, x.episode, x.value])).toEqual([["firing", 1, 0], ["resolved", 1, null]]);
+    expect(await evaluateRule(db(), jobs, org.organizationId, rule.id, new Date())).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 // The only database access of alerts (docs/alerts.md): rules (current row and versions), their events and
 // webhook deliveries. Every statement names one organization, but the evaluator's list of rules to evaluate.
 import type { DbClient } from "../../db/client.ts";
-import { sql } from "../../db/sql.ts";
+import { empty, sql } from "../../db/sql.ts";
 import type { TAlertDefinition, TAlertKind } from "./alerts.schemas.ts";
 
 export interface TRuleRow {
@@ -54,11 +54,12 @@ export async function lockRule(db: DbClient, organizationId: string, id: string)
   return rows[0] ?? null;
 }
 
-/** Every enabled rule of every organization: what one evaluation goes through. */
-export function selectEnabledRules(db: DbClient) {
+/** Every enabled rule of every organization (or of one): what one evaluation goes through. */
+export function selectEnabledRules(db: DbClient, organizationId?: string) {
   return db.sql.query<{ organizationId: string; id: string }>(sql`
     SELECT organization_id::text AS "organizationId", id::text AS id FROM alert_rules
-    WHERE enabled AND NOT deleted ORDER BY organization_id, id`);
+    WHERE enabled AND NOT deleted ${organizationId === undefined ? empty : sql`AND organization_id = ${organizationId}::uuid`}
+    ORDER BY organization_id, id`);
 }
 
 export async function insertRule(db: DbClient, organizationId: string, id: string, def: TAlertDefinition, secret: string, userId: string | null, at: Date) {
@@ -70,18 +71,13 @@ export async function insertRule(db: DbClient, organizationId: string, id: strin
       ${at.toISOString()}::timestamptz, ${userId}::uuid)`);
 }
 
-/**
- * Writes a new definition as `version`. A changed kind, function, threshold or window, or a disabled or deleted
- * rule, starts its state over (ok), so a resolve is never sent for an episode of another definition.
- */
-export async function updateRule(db: DbClient, organizationId: string, id: string, version: number, def: TAlertDefinition, secret: string, resetState: boolean, userId: string | null, at: Date) {
+/** Writes a new definition as `version`; the state stays (the next evaluation measures the new definition). */
+export async function updateRule(db: DbClient, organizationId: string, id: string, version: number, def: TAlertDefinition, secret: string, userId: string | null, at: Date) {
   await db.sql.query(sql`
     UPDATE alert_rules SET version = ${version}::int, name = ${def.name}, kind = ${def.kind}, trace_function_key = ${def.traceFunctionKey},
       threshold = ${def.threshold}::float8, window_minutes = ${def.windowMinutes}::int, webhook_url = ${def.webhookUrl},
       secret = ${secret}, enabled = ${def.enabled}, deleted = ${def.deleted}, changed_at = ${at.toISOString()}::timestamptz,
-      changed_by_user_id = ${userId}::uuid,
-      state = CASE WHEN ${resetState}::boolean THEN 'ok' ELSE state END,
-      last_value = CASE WHEN ${resetState}::boolean THEN NULL ELSE last_value END
+      changed_by_user_id = ${userId}::uuid
     WHERE organization_id = ${organizationId}::uuid AND id = ${id}::uuid`);
 }
 

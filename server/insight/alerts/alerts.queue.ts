@@ -1,6 +1,7 @@
 // The alert queues (docs/alerts.md, "Evaluation", "Delivery"): the evaluation pg-boss's cron schedule sends (one job
 // across instances per tick), and one delivery job per event, retried by pg-boss with exponential backoff.
 import type { Database } from "../../db/client.ts";
+import { getEnv } from "../../env.ts";
 import { deadLetterQueue, jobQueues } from "../../jobs/queue.ts";
 
 export const EVALUATE_QUEUE = "alerts-evaluate";
@@ -32,3 +33,12 @@ const alertJobClient = jobQueues((o: TAlertQueueOptions) => [
 
 /** The alert queues' client; the first call on a database defines the queues with these options. */
 export const alertQueues = (db: Database, options: TAlertQueueOptions) => alertJobClient(db, options);
+
+/** The queues' settings from the environment (docs/alerts.md, "Settings"). */
+export function alertQueueOptionsFromEnv(): TAlertQueueOptions & { cron: string } {
+  const env = getEnv();
+  return { cron: env.REPRISE_ALERTS_CRON, retryLimit: env.REPRISE_ALERT_RETRY_LIMIT, retryDelaySeconds: env.REPRISE_ALERT_RETRY_DELAY_SECONDS };
+}
+
+/** The client a request uses to queue deliveries (the worker defined the queues with the same settings). */
+export const alertQueuesFromEnv = (db: Database) => alertJobClient(db, alertQueueOptionsFromEnv());

@@ -7,7 +7,7 @@ import type { JobClient } from "../../jobs/queue.ts";
 import { logger } from "../../logger.ts";
 import { newId } from "../../ids.ts";
 import * as q from "./alerts.queries.ts";
-import { DELIVERY_QUEUE, type TDeliveryJob } from "./alerts.queue.ts";
+import { alertQueuesFromEnv, DELIVERY_QUEUE, type TDeliveryJob } from "./alerts.queue.ts";
 import type { TAlertWebhookBody } from "./alerts.schemas.ts";
 import { measureRule, type TMeasured } from "./measure.ts";
 
@@ -29,6 +29,20 @@ function webhookBody(rule: q.TRuleRow, eventId: string, kind: "firing" | "resolv
   };
 }
 
+/**
+ * Records a transition of the locked rule: its state, the event (unless the episode has one of its kind) and the
+ * event's delivery job, all in the caller's transaction. True when this call recorded the event.
+ */
+export async function recordTransition(tx: DbClient, jobs: JobClient, rule: q.TRuleRow, kind: "firing" | "resolved", value: number | null, now: Date): Promise<boolean> {
+  const episode = kind === "firing" ? rule.episode + 1 : rule.episode;
+  const id = newId();
+  const body = webhookBody(rule, id, kind, episode, value, now);
+  const inserted = await q.insertEvent(tx, rule.organizationId, { id, ruleId: rule.id, episode, kind, value, threshold: rule.threshold, at: now, body });
+  await q.updateRuleState(tx, rule.organizationId, rule.id, kind === "firing" ? "firing" : "ok", episode, value, now);
+  if (inserted) await jobs.insert<TDeliveryJob>(DELIVERY_QUEUE, [{ id, data: { organizationId: rule.organizationId, eventId: id } }], tx);
+  return inserted;
+}
+
 /** The transition a measurement asks of the locked rule, or null. */
 async function transition(tx: DbClient, jobs: JobClient, rule: q.TRuleRow, m: TMeasured, now: Date): Promise<"fired" | "resolved" | null> {
   const kind = rule.state === "ok" && m.breached ? "firing" : rule.state === "firing" && !m.breached && m.value !== null ? "resolved" : null;
@@ -36,13 +50,7 @@ async function transition(tx: DbClient, jobs: JobClient, rule: q.TRuleRow, m: TM
     await q.updateRuleEvaluated(tx, rule.organizationId, rule.id, m.value, now);
     return null;
   }
-  const episode = kind === "firing" ? rule.episode + 1 : rule.episode;
-  const id = newId();
-  const body = webhookBody(rule, id, kind, episode, m.value, now);
-  const inserted = await q.insertEvent(tx, rule.organizationId, { id, ruleId: rule.id, episode, kind, value: m.value, threshold: rule.threshold, at: now, body });
-  await q.updateRuleState(tx, rule.organizationId, rule.id, kind === "firing" ? "firing" : "ok", episode, m.value, now);
-  if (!inserted) return null;
-  await jobs.insert<TDeliveryJob>(DELIVERY_QUEUE, [{ id, data: { organizationId: rule.organizationId, eventId: id } }], tx);
+  if (!(await recordTransition(tx, jobs, rule, kind, m.value, now))) return null;
   return kind === "firing" ? "fired" : "resolved";
 }
 
@@ -58,9 +66,12 @@ export async function evaluateRule(db: Database, jobs: JobClient, organizationId
   });
 }
 
-/** One evaluation of every enabled rule of every organization; a rule that fails is logged and the rest go on. */
-export async function evaluateAlerts(db: Database, jobs: JobClient, now = new Date()): Promise<TEvaluation> {
-  const rules = await q.selectEnabledRules(db);
+/**
+ * One evaluation of every enabled rule of every organization (or of one: the console's "Check now"); a rule that
+ * fails is logged and the rest go on.
+ */
+export async function evaluateAlerts(db: Database, jobs: JobClient, now = new Date(), organizationId?: string): Promise<TEvaluation> {
+  const rules = await q.selectEnabledRules(db, organizationId);
   const result: TEvaluation = { rules: rules.length, fired: 0, resolved: 0 };
   for (const r of rules) {
     try {
@@ -71,4 +82,9 @@ export async function evaluateAlerts(db: Database, jobs: JobClient, now = new Da
     }
   }
   return result;
+}
+
+/** Evaluates one organization's rules now, rather than at the schedule's next minute. */
+export async function checkAlertsNow(db: Database, organizationId: string): Promise<TEvaluation> {
+  return evaluateAlerts(db, await alertQueuesFromEnv(db), new Date(), organizationId);
 }

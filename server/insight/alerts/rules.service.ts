@@ -7,7 +7,10 @@ import type { TAuditActor } from "../../auth/audit/audit.schemas.ts";
 import type { Database, DbClient } from "../../db/client.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
+import type { JobClient } from "../../jobs/queue.ts";
 import * as q from "./alerts.queries.ts";
+import { alertQueuesFromEnv } from "./alerts.queue.ts";
+import { recordTransition } from "./evaluate.service.ts";
 import type { TAlertDefinition, TAlertRule, TAlertRuleCreate, TAlertRuleUpdate } from "./alerts.schemas.ts";
 
 const newSecret = () => `whsec_${randomBytes(24).toString("base64url")}`;
@@ -52,10 +55,6 @@ function describe(before: TAlertDefinition, after: TAlertDefinition): string {
   return changed.length ? changed.join(", ") : "No change";
 }
 
-/** A changed measure starts the state over: an episode belongs to one definition. */
-const measureChanged = (a: TAlertDefinition, b: TAlertDefinition) =>
-  a.kind !== b.kind || a.traceFunctionKey !== b.traceFunctionKey || a.threshold !== b.threshold || a.windowMinutes !== b.windowMinutes ||
-  !b.enabled || b.deleted;
 
 async function writeVersion(tx: DbClient, organizationId: string, ruleId: string, actor: TAuditActor, version: number, definition: TAlertDefinition, summary: string, at: Date) {
   await q.insertRuleVersion(tx, organizationId, ruleId, { version, definition, summary, changedByUserId: actor.userId, changedVia: actor.via, changedAt: at });
@@ -96,8 +95,11 @@ export async function createAlertRule(db: Database, organizationId: string, acto
   });
 }
 
-/** Writes `next` as the rule's next version (nothing when it changes nothing and no secret is made). */
-async function writeNext(tx: DbClient, organizationId: string, actor: TAuditActor, current: q.TRuleRow, next: TAlertDefinition, opts: { rotate: boolean; kind: string; summary?: string }) {
+/**
+ * Writes `next` as the rule's next version (nothing when it changes nothing and no secret is made). A firing rule
+ * that is disabled or deleted resolves in the same transaction, so its receiver is never left with an open episode.
+ */
+async function writeNext(tx: DbClient, jobs: JobClient, organizationId: string, actor: TAuditActor, current: q.TRuleRow, next: TAlertDefinition, opts: { rotate: boolean; kind: string; summary?: string }) {
   const before = definitionOf(current);
   const changes = describe(before, next);
   if (changes === "No change" && !opts.rotate) return { rule: toAlertRule(current), secret: null };
@@ -105,7 +107,8 @@ async function writeNext(tx: DbClient, organizationId: string, actor: TAuditActo
   const version = current.version + 1;
   const at = new Date();
   const summary = opts.summary ?? (opts.rotate ? (changes === "No change" ? "Secret rotated" : `${changes}; secret rotated`) : changes);
-  await q.updateRule(tx, organizationId, current.id, version, next, secret, measureChanged(before, next), actor.userId, at);
+  await q.updateRule(tx, organizationId, current.id, version, next, secret, actor.userId, at);
+  if (current.state === "firing" && (!next.enabled || next.deleted)) await recordTransition(tx, jobs, current, "resolved", null, at);
   await writeVersion(tx, organizationId, current.id, actor, version, next, summary, at);
   await recordAuditEvents(tx, organizationId, actor, [{
     kind: opts.kind, targetType: "alert_rule", targetId: current.id,
@@ -121,7 +124,8 @@ async function lockLive(tx: DbClient, organizationId: string, id: string) {
   return current;
 }
 
-export function updateAlertRule(db: Database, organizationId: string, actor: TAuditActor, id: string, input: TAlertRuleUpdate) {
+export async function updateAlertRule(db: Database, organizationId: string, actor: TAuditActor, id: string, input: TAlertRuleUpdate) {
+  const jobs = await alertQueuesFromEnv(db);
   return db.transaction(async (tx) => {
     const current = await lockLive(tx, organizationId, id);
     const { rotateSecret, ...fields } = input;
@@ -130,25 +134,27 @@ export function updateAlertRule(db: Database, organizationId: string, actor: TAu
     if ((next.kind === "pass_rate" || next.kind === "error_rate") && next.threshold > 1) {
       throw new AppError("validation_failed", "a rate's threshold is a fraction from 0 to 1", { issues: [{ path: "threshold", message: "a rate's threshold is a fraction from 0 to 1" }] });
     }
-    return writeNext(tx, organizationId, actor, current, next, { rotate: rotateSecret === true, kind: "alert.updated" });
+    return writeNext(tx, jobs, organizationId, actor, current, next, { rotate: rotateSecret === true, kind: "alert.updated" });
   });
 }
 
 /** Deletes a rule: a new version marked deleted; restoring an earlier version brings it back. */
 export async function deleteAlertRule(db: Database, organizationId: string, actor: TAuditActor, id: string): Promise<void> {
+  const jobs = await alertQueuesFromEnv(db);
   await db.transaction(async (tx) => {
     const current = await lockLive(tx, organizationId, id);
-    await writeNext(tx, organizationId, actor, current, { ...definitionOf(current), deleted: true }, { rotate: false, kind: "alert.deleted", summary: "Deleted" });
+    await writeNext(tx, jobs, organizationId, actor, current, { ...definitionOf(current), deleted: true }, { rotate: false, kind: "alert.deleted", summary: "Deleted" });
   });
 }
 
 /** Makes an earlier version current again as a new version (the undo of a change or a deletion); the secret stays. */
-export function restoreAlertRule(db: Database, organizationId: string, actor: TAuditActor, id: string, version: number) {
+export async function restoreAlertRule(db: Database, organizationId: string, actor: TAuditActor, id: string, version: number) {
+  const jobs = await alertQueuesFromEnv(db);
   return db.transaction(async (tx) => {
     const current = await q.lockRule(tx, organizationId, id);
     if (!current) throw notFound("Alert rule");
     const target = (await q.selectRuleVersions(tx, organizationId, id)).find((v) => v.version === version);
     if (!target || target.definition.deleted) throw notFound(`Version ${version} of alert rule ${id}`);
-    return writeNext(tx, organizationId, actor, current, { ...target.definition, deleted: false }, { rotate: false, kind: "alert.restored", summary: `Restored version ${version}` });
+    return writeNext(tx, jobs, organizationId, actor, current, { ...target.definition, deleted: false }, { rotate: false, kind: "alert.restored", summary: `Restored version ${version}` });
   });
 }

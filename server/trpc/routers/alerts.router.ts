@@ -2,6 +2,7 @@
 import type { TAuditActor } from "../../auth/audit/audit.schemas.ts";
 import { ZAlertIdParams, ZAlertRestore, ZAlertRuleCreate, ZAlertRuleUpdate } from "../../insight/alerts/alerts.schemas.ts";
 import { createAlertRule, deleteAlertRule, findAlertRules, getAlertRule, restoreAlertRule, updateAlertRule } from "../../insight/alerts/rules.service.ts";
+import { checkAlertsNow } from "../../insight/alerts/evaluate.service.ts";
 import { allowed, protectedProcedure, router } from "../init.ts";
 
 const viaConsole = (auth: { userId: string }): TAuditActor => ({ userId: auth.userId, via: "console" });
@@ -22,6 +23,9 @@ export const alertsRouter = router({
   delete: allowed("manage-alerts")
     .input(ZAlertIdParams)
     .mutation(({ ctx, input }) => deleteAlertRule(ctx.db, ctx.auth.organizationId, viaConsole(ctx.auth), input.id)),
+
+  /** Evaluates the organization's rules now (firing or resolving as the schedule would). */
+  check: allowed("manage-alerts").mutation(({ ctx }) => checkAlertsNow(ctx.db, ctx.auth.organizationId)),
 
   restore: allowed("manage-alerts")
     .input(ZAlertIdParams.extend(ZAlertRestore.shape))
