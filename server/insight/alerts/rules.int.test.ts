@@ -7,6 +7,7 @@ import { createApiKeyForUser } from "../../auth/auth.service.ts";
 import { createUser } from "../../auth/settings/settings.service.ts";
 import { findAuditEvents } from "../../auth/audit/audit.service.ts";
 import { signedInCaller } from "../../trpc/testing.ts";
+import { callTool, connectClient, serveMcp } from "../../mcp/testing/mcp-client.ts";
 import { deleteAlertRuleRoute, getAlertRuleRoute, listAlertRules, patchAlertRule, postAlertRule, restoreAlertRuleRoute } from "./alerts.http.ts";
 import { ZAlertDetailResponse, ZAlertListResponse, ZAlertSavedResponse } from "./alerts.schemas.ts";
 
@@ -114,5 +115,20 @@ describe("alert rules", () => {
     expect(saved.rule).toMatchObject({ enabled: false, version: 2 });
     expect((await owner.alerts.get({ id: rule.id })).versions[0]).toMatchObject({ changedVia: "console", summary: "enabled true → false" });
     await expect(owner.alerts.get({ id: (await create(RULE, other.apiKey)).body.rule.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("lists the rules to agents over MCP, without their secrets", async () => {
+    const { rule, secret } = ZAlertSavedResponse.parse((await create({ ...RULE, name: "for agents" })).body);
+    const served = await serveMcp();
+    const client = await connectClient(served.url, readKey);
+    try {
+      const res = await callTool(client, "list_alerts", {});
+      expect(res.text).toContain(`- for agents [${rule.id}]: pass_rate < 0.8 over 60 min for answer; ok`);
+      expect(res.text).not.toContain(secret!);
+      expect(JSON.stringify(res.data)).not.toContain("whsec_");
+    } finally {
+      await client.close();
+      await served.close();
+    }
   });
 });
