@@ -30,7 +30,7 @@ test.describe.serial("alerts", () => {
     await page.getByLabel("Trace function").fill(FN);
     await page.getByLabel("Webhook URL").fill(receiver.url);
     await page.getByRole("button", { name: "Save rule" }).click();
-    const secret = (await page.getByLabel("Webhook secret").innerText()).trim();
+    const secret = (await page.getByLabel("Webhook secret", { exact: true }).innerText()).trim();
     expect(secret).toMatch(/^whsec_/);
     await page.getByRole("button", { name: "Done" }).click();
 
@@ -48,7 +48,7 @@ test.describe.serial("alerts", () => {
     await expect(log.getByText("Delivered")).toBeVisible();
     await expect(log.getByRole("cell", { name: /200/ })).toBeVisible();
     await checkAtBothSizes(page, "alerts-detail");
-    await page.getByRole("button", { name: "Close" }).last().click();
+    await page.getByRole("dialog").getByRole("button", { name: "Close" }).click();
 
     // A change is a version; restoring the first undoes it.
     await row.getByRole("button", { name: "Change Silent function" }).click();
@@ -58,7 +58,7 @@ test.describe.serial("alerts", () => {
     await row.getByRole("button", { name: "Details of Silent function" }).click();
     await page.getByRole("button", { name: "Restore v1" }).click();
     await expect(page.getByText("v3: Restored version 1")).toBeVisible();
-    await page.getByRole("button", { name: "Close" }).last().click();
+    await page.getByRole("dialog").getByRole("button", { name: "Close" }).click();
     await expect(row.getByText("No traces for 5 min")).toBeVisible();
 
     // Still silent: checking again fires nothing new. Traffic returns: the next check resolves the rule.

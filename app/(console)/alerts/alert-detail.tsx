@@ -41,6 +41,7 @@ export function AlertDetail({ id, onClose }: { id: string; onClose: () => void }
             <section aria-label="Delivery log">
               <h3 className="mb-1 font-medium">Delivery log</h3>
               {d!.deliveries.length === 0 ? <p className="text-zinc-500">No deliveries yet.</p> : (
+                <div className="overflow-x-auto">
                 <table className="w-full text-left">
                   <caption className="sr-only">Webhook delivery attempts, newest first</caption>
                   <thead className="border-b border-zinc-100 text-xs text-zinc-500">
@@ -58,6 +59,7 @@ export function AlertDetail({ id, onClose }: { id: string; onClose: () => void }
                     ))}
                   </tbody>
                 </table>
+                </div>
               )}
             </section>
             <section aria-label="Versions">

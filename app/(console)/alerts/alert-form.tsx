@@ -47,7 +47,7 @@ export function AlertForm({ rule, onClose }: { rule: TAlertRule | null; onClose:
   const title = rule ? `Change ${rule.name}` : "Add an alert rule";
   if (secret) {
     return (
-      <Dialog open onOpenChange={(o) => { if (!o) onClose(); }} title="Webhook secret" description="Copy it now: it is not shown again. Each webhook carries X-Reprise-Signature, sha256= and the HMAC-SHA256 of the body with this secret.">
+      <Dialog open onOpenChange={(o) => { if (!o) onClose(); }} title="The rule's webhook secret" description="Copy it now: it is not shown again. Each webhook carries X-Reprise-Signature, sha256= and the HMAC-SHA256 of the body with this secret.">
         <div className="space-y-3 pb-5">
           <div className="flex items-center gap-2">
             <code aria-label="Webhook secret" className="block flex-1 truncate rounded bg-zinc-100 px-2 py-1.5 font-mono text-xs">{secret}</code>
