@@ -18,6 +18,8 @@ test.describe.serial("alerts", () => {
   });
 
   test("a rule fires once to a signed webhook, shows its delivery log, and resolves when traffic returns", async ({ page, api }) => {
+    // A long journey (two sizes checked, six round trips to the evaluator) on a shared machine.
+    test.setTimeout(180_000);
     await signIn(page);
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Alerts" }).click();
     await expect(page).toHaveURL(/\/alerts/);
