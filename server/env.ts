@@ -65,6 +65,11 @@ export const ZEnv = z.object({
    * older than each organization's retention period and purges what deletions left.
    */
   REPRISE_RETENTION_SWEEP_CRON: optionalString.transform((v) => v ?? "17 * * * *"),
+  /** When the alert rules are evaluated (pg-boss cron, UTC; docs/alerts.md, "Evaluation"): every minute by default. */
+  REPRISE_ALERTS_CRON: optionalString.transform((v) => v ?? "* * * * *"),
+  /** Attempts after the first to deliver an alert webhook, and the first retry's delay, doubled each time (docs/alerts.md, "Delivery"). */
+  REPRISE_ALERT_RETRY_LIMIT: intInRange(0, 20, 8),
+  REPRISE_ALERT_RETRY_DELAY_SECONDS: intInRange(1, 3600, 10),
   /** Model the LLM judge uses for replay assertions without a `check` (graders name their own model). */
   REPRISE_JUDGE_MODEL: optionalString.transform((v) => v ?? "gpt-4o-mini"),
   /**

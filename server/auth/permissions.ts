@@ -43,6 +43,7 @@ export const PERMISSIONS = {
   "manage-retention": { role: "admin", scopes: ADMIN, what: "changing retention" },
   "manage-redaction": { role: "admin", scopes: ADMIN, what: "changing redaction rules" },
   "manage-prices": { role: "admin", scopes: ADMIN, what: "changing model prices and recomputing costs" },
+  "manage-alerts": { role: "admin", scopes: ADMIN, what: "changing alert rules" },
   /** Deleting traces (by id, filter, session or user), datasets, graders and assertions, and restoring them. */
   "delete-data": { role: "admin", scopes: ADMIN, what: "deleting data" },
   "import-data": { role: "admin", scopes: ADMIN, what: "importing traces" },

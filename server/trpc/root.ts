@@ -18,6 +18,7 @@ import { transferRouter } from "./routers/transfer.router.ts";
 import { insightRouter } from "./routers/insight.router.ts";
 import { lifecycleRouter } from "./routers/lifecycle.router.ts";
 import { auditRouter } from "./routers/audit.router.ts";
+import { alertsRouter } from "./routers/alerts.router.ts";
 import { createCallerFactory, router } from "./init.ts";
 
 export const appRouter = router({
@@ -43,6 +44,7 @@ export const appRouter = router({
   insight: insightRouter,
   lifecycle: lifecycleRouter,
   audit: auditRouter,
+  alerts: alertsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -8,6 +8,7 @@ export const CONSOLE_NAV = [
   { href: "/graders", label: "Graders" },
   { href: "/sim-plan", label: "Sim plan" },
   { href: "/replays", label: "Replays" },
+  { href: "/alerts", label: "Alerts" },
   { href: "/prices", label: "Model prices" },
   { href: "/settings", label: "Settings" },
 ] as const;

@@ -7,6 +7,7 @@ import { getBitfabApiKeyTool } from "./get-bitfab-api-key.ts";
 import { getDatabaseConnectionStatusTool } from "./get-database-connection-status.ts";
 import { getGraderLabelsTool } from "./get-grader-labels.ts";
 import { getInsightsTool } from "./get-insights.ts";
+import { listAlertsTool } from "./list-alerts.ts";
 import { getSpanFieldTool } from "./get-span-field.ts";
 import { getTraceLabelsTool } from "./get-trace-labels.ts";
 import { getTracesTool } from "./get-traces.ts";
@@ -58,6 +59,7 @@ export const TOOLS = [
   getTracesTool,
   getSpanFieldTool,
   getInsightsTool,
+  listAlertsTool,
   // Verdicts
   getTraceLabelsTool,
   saveAgentLabelsTool,

@@ -1,0 +1,5 @@
+import { listAlertRules, postAlertRule } from "@/server/insight/alerts/alerts.http.ts";
+import { routeMethods } from "@/server/http/methods.http.ts";
+
+export const dynamic = "force-dynamic";
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeMethods({ GET: listAlertRules, POST: postAlertRule });

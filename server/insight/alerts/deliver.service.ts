@@ -1,0 +1,62 @@
+// Delivering an alert event to its rule's webhook (docs/alerts.md, "Delivery"): a POST of the event's JSON, signed
+// with the rule's secret (`X-Reprise-Signature: sha256=<hex HMAC-SHA256 of the body>`), dated
+// (`X-Reprise-Timestamp`, seconds) and named (`X-Reprise-Event-Id`, the same on every attempt, so a receiver can
+// drop a repeat). Every attempt is logged; a failed one throws, and pg-boss retries it with backoff.
+import { createHmac } from "node:crypto";
+import type { Database } from "../../db/client.ts";
+import { newId } from "../../ids.ts";
+import { logger } from "../../logger.ts";
+import * as q from "./alerts.queries.ts";
+import type { TDeliveryJob } from "./alerts.queue.ts";
+
+const TIMEOUT_MS = 10_000;
+
+export const signAlertBody = (secret: string, body: string) => `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
+
+type TAttempt = { ok: true; responseCode: number } | { ok: false; responseCode: number | null; error: string };
+
+async function post(url: string, secret: string, eventId: string, body: string): Promise<TAttempt> {
+  try {
+    const res = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "user-agent": "Reprise-Alerts",
+        "x-reprise-event-id": eventId,
+        "x-reprise-timestamp": String(Math.floor(Date.now() / 1000)),
+        "x-reprise-signature": signAlertBody(secret, body),
+      },
+      body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    await res.body?.cancel().catch(() => undefined);
+    return res.ok ? { ok: true, responseCode: res.status } : { ok: false, responseCode: res.status, error: `the webhook answered ${res.status}` };
+  } catch (error) {
+    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
+    return { ok: false, responseCode: null, error: `${error instanceof Error ? error.message : String(error)}${cause}`.slice(0, 500) };
+  }
+}
+
+/** One attempt (numbered from 1). Throws when it failed, so the job is retried. */
+export async function deliverAlertEvent(db: Database, job: TDeliveryJob, attempt: number): Promise<void> {
+  const event = await q.selectEventForDelivery(db, job.organizationId, job.eventId);
+  if (!event) return; // nothing to send: the event is gone
+  const body = JSON.stringify(event.body);
+  const started = Date.now();
+  const result = await post(event.webhookUrl, event.secret, job.eventId, body);
+  await q.insertDelivery(db, job.organizationId, event.ruleId, {
+    id: newId(),
+    eventId: job.eventId,
+    attempt,
+    status: result.ok ? "delivered" : "failed",
+    responseCode: result.responseCode,
+    error: result.ok ? null : result.error,
+    durationMs: Date.now() - started,
+    at: new Date(),
+  });
+  if (!result.ok) {
+    logger.warn("alert webhook delivery failed", { organizationId: job.organizationId, eventId: job.eventId, attempt, error: result.error });
+    throw new Error(result.error);
+  }
+}
