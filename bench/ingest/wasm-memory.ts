@@ -27,7 +27,24 @@ const CONCURRENCY = 8;
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reprise-wasm-"));
 const db = await openDatabase({ dataDir: dir, settings: SETTINGS });
-const mb = async () => `${Math.round((await db.memoryBytes!()) / 2 ** 20)} MB`;
+/**
+ * The memory's size, and how much of it is resident: the anonymous read-write mapping of exactly its size (V8
+ * reserves gigabytes of address space for it and makes only that part accessible), whose resident pages are what
+ * PostgreSQL touched; then glibc's main heap and the process's RSS.
+ */
+const mb = async () => {
+  const bytes = await db.memoryBytes!();
+  let wasmRss = 0;
+  let heapRss = 0;
+  for (const entry of fs.readFileSync("/proc/self/smaps", "utf8").split(/\n(?=[0-9a-f]+-[0-9a-f]+ )/)) {
+    const size = Number(/\nSize:\s+(\d+) kB/.exec(entry)?.[1] ?? 0) * 1024;
+    const rss = Number(/\nRss:\s+(\d+) kB/.exec(entry)?.[1] ?? 0) * 1024;
+    if (/^\S+ rw-p 00000000 00:00 0\s*$/m.test(entry.split("\n")[0]!) && size === bytes) wasmRss += rss;
+    if (entry.split("\n")[0]!.endsWith("[heap]")) heapRss += rss;
+  }
+  const m = (n: number) => `${Math.round(n / 2 ** 20)} MB`;
+  return `${m(bytes)}, ${m(wasmRss)} of it resident; glibc heap ${m(heapRss)}; process RSS ${m(process.memoryUsage().rss)}`;
+};
 try {
   await migrate(db.sql);
   setDb(db);
