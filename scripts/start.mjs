@@ -38,10 +38,15 @@ export function serverNodeFlags(env = process.env) {
  * package loaded before it reads it as it was). glibc's malloc gives each thread that allocates an arena
  * of its own and keeps what was freed in it (zlib inflates request bodies on libuv's four threads); two
  * arenas kept the server on the embedded database ~40 MB smaller under sustained ingestion at the same
- * throughput (bench/README.md, "PGlite's memory"). A value the user sets wins.
+ * throughput (bench/README.md, "PGlite's memory"). On the embedded database glibc's mmap threshold is fixed at
+ * 128 KB: by default it rises to the largest block freed (up to 32 MB), so after the first 8 MB request body the
+ * next ones came from the main heap, which fragmented and kept ~180 MB (eight 8 MB requests: glibc's heap 192 MB
+ * and the process 608 MB, against 13 and 419 MB with it; bench/README.md, "Whose memory grows under sustained
+ * load"). A value the user sets wins.
  */
 export function serverEnv(env = process.env) {
-  return { MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? "2", NODE_ENV: "production" };
+  const embedded = env.DATABASE_URL ? {} : { MALLOC_MMAP_THRESHOLD_: env.MALLOC_MMAP_THRESHOLD_ ?? "131072" };
+  return { MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? "2", ...embedded, NODE_ENV: "production" };
 }
 
 /**

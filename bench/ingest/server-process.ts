@@ -92,7 +92,7 @@ export async function startServer(root: string, port: number, storage: Storage):
     cwd: root,
     env: {
       ...process.env,
-      ...serverEnv(),
+      ...serverEnv({ ...process.env, ...storage.env }),
       ...storage.env,
       NODE_ENV: "production",
       PORT: String(port),

@@ -41,6 +41,8 @@ export interface Database extends DbClient {
   transaction<T>(fn: (tx: DbClient) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Human-readable description of where data lives, for logs (never includes a password). */
   location: string;
+  /** The embedded database only: the size of its WebAssembly memory in bytes, which never shrinks (bench/README.md). */
+  memoryBytes?(): Promise<number>;
   /** An embedded database in a folder only: copies its data directory into the new folder `to` (a consistent copy). */
   copyDataDir?(to: string): Promise<void>;
   close(): Promise<void>;
@@ -57,11 +59,13 @@ export interface DatabaseOptions {
   connectTimeoutMs?: number;
   /** PGlite only: start from this dump of a data directory (tests start from a migrated template). */
   loadDataDir?: Blob;
+  /** PGlite only: PostgreSQL settings over the server's (`name=value`), for the benchmark's comparisons. */
+  settings?: string[];
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) return openPostgres(options.url, options.maxConnections ?? 10, options.connectTimeoutMs);
-  return openPglite(options.dataDir ?? "./.data", options.loadDataDir);
+  return openPglite(options.dataDir ?? "./.data", options.loadDataDir, options.settings);
 }
 
 function openPostgres(url: string, max: number, connectTimeoutMs?: number): Database {
@@ -164,7 +168,12 @@ function transactionOf(prisma: InstanceType<typeof PrismaClient>, sqlOf: (connec
  * benchmark was 575 MB (621 with 32 MB), 586 MB with a 10,000-span trace (610), 541 MB with 8 MB
  * requests, and CPU per span within the run-to-run spread (bench/README.md).
  */
-const PGLITE_SHARED_BUFFERS = "16MB";
+const PGLITE_SETTINGS = [
+  "shared_buffers=16MB",
+  // What a vacuum (pglite-worker.mjs) or an index build may allocate, inside that heap: PostgreSQL's 64 MB
+  // default would stay in it after the first large one.
+  "maintenance_work_mem=16MB",
+];
 
 /**
  * Creates a new data directory (PostgreSQL's initdb) on a thread of its own that then ends. PGlite runs
@@ -188,11 +197,11 @@ function tightenExisting(dir: string): void {
   }
 }
 
-async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database> {
+async function openPglite(dataDir: string, loadDataDir?: Blob, settings: string[] = []): Promise<Database> {
   const inMemory = dataDir.startsWith("memory://");
   const dir = path.resolve(dataDir);
   const releaseLock = inMemory ? () => undefined : lockDataDir(dir);
-  const startParams = [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
+  const startParams = [...PGlite.defaultStartParams, ...[...PGLITE_SETTINGS, ...settings].flatMap((s) => ["-c", s])];
   let pglite: PgliteThread | undefined;
   try {
     if (!inMemory) tightenExisting(dir);
@@ -214,6 +223,7 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database
     kind: sql.kind,
     transaction: transactionOf(prisma, (connection) => pgliteSqlClient(connection as TPgliteQueryable)),
     location: inMemory ? "PGlite (in memory)" : `PGlite at ${dir}`,
+    memoryBytes: () => pglite.memoryBytes(),
     ...(inMemory ? {} : { copyDataDir: (to: string) => pglite.copyDataDir(to) }),
     async close() {
       await prisma.$disconnect();

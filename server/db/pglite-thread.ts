@@ -176,6 +176,11 @@ export class PgliteThread {
     return this.#call({ op: "rollback", tx });
   }
 
+  /** The size of the database's WebAssembly memory in bytes: it grows with what PostgreSQL allocates and never shrinks. */
+  memoryBytes(): Promise<number> {
+    return this.#call({ op: "memory" });
+  }
+
   /** Copies the data directory into the new folder `to`: a consistent copy, which opens as a data directory. */
   copyDataDir(to: string): Promise<void> {
     return this.#call({ op: "copy", to });

@@ -19,7 +19,10 @@
 //                                                             transaction then rolled back).
 //   { op: "copy", to }                                         copies the data directory's files to the new folder
 //                                                             `to` (owner-only): a consistent copy (see copyDataDir).
+//   { op: "memory" }                                           the size of the database's WebAssembly memory, in bytes.
 //   { op: "close" }                                            closes the database.
+//
+// While no request has come for a second, the thread vacuums the tables that grew (see vacuumIdle).
 import fs from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, messages } from "@electric-sql/pglite";
@@ -183,7 +186,59 @@ function copyDataDir(to) {
   return null;
 }
 
+/**
+ * The embedded database's autovacuum. PGlite runs PostgreSQL in single-user mode, without the autovacuum
+ * workers a server starts, so nothing ever marked its tables' pages all-visible (an index-only scan then still
+ * reads every row's heap page: the trace page's read of a 100,000-span trace, docs/api/console.md, "Trace page")
+ * nor reclaimed the row versions updates leave behind. Once no request has come for IDLE_MS and no transaction is
+ * open, each table that grew by VACUUM_GROWTH_BYTES since this thread last vacuumed it (or since it started, so a
+ * start never reads a large database whole) is vacuumed and analyzed. A pass reads only the pages not yet
+ * all-visible; requests that come meanwhile wait for it, as they wait for any statement on this thread. Never
+ * under sustained load, which leaves no idle second: the pass then waits for the load to stop.
+ */
+const IDLE_MS = 1000;
+const VACUUM_GROWTH_BYTES = 16 * 2 ** 20;
+let lastRequestAt = Date.now();
+let running = 0;
+let vacuuming = false;
+/** Each table's size when this thread last vacuumed it, or first saw it. */
+const vacuumedAt = new Map();
+
+const TABLE_SIZES = `SELECT format('%I.%I', n.nspname, c.relname) AS name, pg_relation_size(c.oid)::float8 AS size
+  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+  WHERE c.relkind = 'r' AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%'`;
+
+/** The sizes the thread starts from: a start never reads a large database whole. */
+async function startVacuuming() {
+  for (const { name, size } of (await db.query(TABLE_SIZES)).rows) vacuumedAt.set(name, size);
+  setInterval(() => void vacuumIdle(), IDLE_MS).unref();
+}
+
+async function vacuumIdle() {
+  if (vacuuming || running > 0 || transactions.size > 0 || Date.now() - lastRequestAt < IDLE_MS || db.closed) return;
+  vacuuming = true;
+  try {
+    const { rows } = await db.query(TABLE_SIZES);
+    for (const { name, size } of rows) {
+      // A table made since the thread started grew from nothing.
+      const since = vacuumedAt.get(name) ?? 0;
+      if (size < since) vacuumedAt.set(name, size);
+      else if (size - since >= VACUUM_GROWTH_BYTES) {
+        // A request arrived meanwhile: it goes first, the rest waits for the next idle second.
+        if (running > 0 || transactions.size > 0 || db.closed) break;
+        await db.query(`VACUUM (ANALYZE) ${name}`);
+        vacuumedAt.set(name, size);
+      }
+    }
+  } catch {
+    // A table dropped meanwhile, or the database closing: the next idle second looks again.
+  } finally {
+    vacuuming = false;
+  }
+}
 parentPort.on("message", async (m) => {
+  lastRequestAt = Date.now();
+  running++;
   try {
     switch (m.op) {
       case "query":
@@ -200,6 +255,8 @@ parentPort.on("message", async (m) => {
         return reply(m.id, await batch(m.statements));
       case "copy":
         return reply(m.id, copyDataDir(m.to));
+      case "memory":
+        return reply(m.id, db.mod.HEAPU8.byteLength);
       case "close":
         if (!db.closed) await db.close();
         return reply(m.id, null);
@@ -208,5 +265,11 @@ parentPort.on("message", async (m) => {
     }
   } catch (error) {
     fail(m.id, error);
+  } finally {
+    running--;
+    lastRequestAt = Date.now();
   }
 });
+
+// Its first statement, queued before any request since none has been read yet.
+void startVacuuming().catch(() => undefined);

@@ -63,51 +63,50 @@ function toWaterfallRow(values: unknown[]): TWaterfallSpanRow {
   };
 }
 
-/** A span's place in its trace's tree: what ordering the whole tree needs, and nothing it shows (no payloads). */
-export interface TSkeletonRow {
-  id: string;
-  parentSpanId: string | null;
-  startedAt: number | null;
-  endedAt: number | null;
-  durationMs: number | null;
-  createdAt: number;
-}
-
 /**
- * Every span of one trace as a skeleton row (id, parent and times, about 150 bytes of JSON each), with the
- * trace's metrics' aggregate rows (aggregateTraceSpans), the instrumentations its spans were recorded with (instrumentation, source and whether the span is a root, each
- * combination once) and the trace's stored version (selectTraceVersion). A 100,000-span trace is ~15 MB of text here, where the whole waterfall's rows were ~60 MB.
+ * Every span of one trace as [id, parent id] in start order (the shared tree order's: start, then arrival, then id,
+ * times to the millisecond; server/shared/tree.ts), with the time line's origin and end, the trace's metrics'
+ * aggregate rows (aggregateTraceSpans), the instrumentations its spans were recorded with (instrumentation, source and whether the span is a root, each
+ * combination once) and the trace's stored version (selectTraceVersion). A 100,000-span trace is ~7 MB of text here, where the whole waterfall's rows were ~60 MB.
+ *
+ * Everything but the capture notes comes from the trace's index (migration 0285), an index-only scan once a
+ * vacuum has passed the spans' pages; the notes from the partial index of the spans that carry any. Reading
+ * each span's heap row instead took 3-5 s for a 100,000-span trace, and ordering 100,000 children in the
+ * server's thread as long again (bench/README.md, "The 100,000-span trace's page").
  */
 export async function selectTraceSkeleton(db: DbClient, organizationId: string, traceId: string) {
-  const [found] = await db.sql.query<{ version: string | null; spans: string; instrumentations: string; aggregates: string }>(sql`
+  const [found] = await db.sql.query<{ version: string | null; spans: string; origin: number | null; last: number | null; instrumentations: string; aggregates: string }>(sql`
     WITH s AS MATERIALIZED (
-      SELECT ${raw(SKELETON_SOURCE_COLUMNS)}
-      FROM spans WHERE organization_id = ${organizationId}::uuid AND trace_id = ${traceId}::uuid)
+      SELECT ${raw(SKELETON_SOURCE_COLUMNS)}, e.errors
+      FROM spans sp LEFT JOIN (
+        SELECT organization_id, id, errors FROM spans
+        WHERE organization_id = ${organizationId}::uuid AND trace_id = ${traceId}::uuid AND errors IS NOT NULL
+      ) e ON e.organization_id = sp.organization_id AND e.id = sp.id
+      WHERE sp.organization_id = ${organizationId}::uuid AND sp.trace_id = ${traceId}::uuid)
     SELECT (SELECT t.updated_at::text FROM traces t WHERE t.organization_id = ${organizationId}::uuid AND t.id = ${traceId}::uuid) AS version,
-      (SELECT coalesce(json_agg(json_build_array(${raw(SKELETON_COLUMNS)})), '[]')::text FROM s) AS spans,
+      (SELECT string_agg(id::text || coalesce(parent_span_id::text, ''), ','
+        ORDER BY date_trunc('milliseconds', started_at) NULLS LAST, date_trunc('milliseconds', created_at), id) FROM s) AS spans,
+      (SELECT ${raw(epochMs("min(started_at)"))} FROM s) AS origin,
+      (SELECT ${raw(epochMs("max(coalesce(ended_at, started_at + duration_ms * interval '1 millisecond'))"))} FROM s) AS last,
       (SELECT coalesce(json_agg(i), '[]')::text FROM (
         SELECT DISTINCT instrumentation, source, parent_span_id IS NULL AS root FROM s) i) AS instrumentations,
       (SELECT coalesce(json_agg(a), '[]')::text FROM (${spanAggregates(sql`s`)}) a) AS aggregates`);
-  const spans = (JSON.parse(found?.spans ?? "[]") as unknown[][]).map((v) => {
-    const [id, parentSpanId, startedAt, endedAt, durationMs, createdAt] = v as [string, string | null, number | null, number | null, number | null, number];
-    return { id, parentSpanId, startedAt, endedAt, durationMs, createdAt } satisfies TSkeletonRow;
-  });
+  // Each span as its id's text followed by its parent's (UUIDs, 36 characters each), comma-separated: half the
+  // database's time of a JSON array per span.
+  const spans = found?.spans ? found.spans.split(",").map((s) => [s.slice(0, 36), s.length > 36 ? s.slice(36) : null] as const) : [];
   const instrumentations = JSON.parse(found?.instrumentations ?? "[]") as Array<{ instrumentation: string | null; source: string | null; root: boolean }>;
   const aggregates = (JSON.parse(found?.aggregates ?? "[]") as Parameters<typeof fromAggregateJson>[0][]).map(fromAggregateJson);
-  return { version: found?.version ?? null, spans, instrumentations, aggregates };
+  return { version: found?.version ?? null, spans, origin: found?.origin ?? null, last: found?.last ?? null, instrumentations, aggregates };
 }
 
 /**
- * What selectTraceSkeleton reads of each span: the skeleton's columns, and those of the trace's metrics
- * (spanAggregates), so the page's first read of a trace reads its spans once. A span row fills a heap page,
- * and the embedded database reads each page it does not hold with a system call: reading a 10,000-span trace
- * twice took ~180 ms more than once (bench/README.md, "Session 10").
+ * What selectTraceSkeleton reads of each span from the trace's index: the skeleton's columns, and those of the
+ * trace's metrics (spanAggregates) but the capture notes, so the page's first read of a trace reads its spans once.
  */
 const SKELETON_SOURCE_COLUMNS = [...new Set([
-  ...SPAN_AGGREGATE_COLUMNS, "id", "parent_span_id", "started_at", "ended_at", "duration_ms", "created_at", "instrumentation", "source",
-])].join(", ");
+  ...SPAN_AGGREGATE_COLUMNS.filter((c) => c !== "errors"), "id", "parent_span_id", "started_at", "ended_at", "duration_ms", "created_at", "instrumentation", "source",
+])].map((c) => `sp.${c}`).join(", ");
 
-const SKELETON_COLUMNS = ["id", "parent_span_id", epochMs("started_at"), epochMs("ended_at"), "duration_ms", epochMs("created_at")].join(", ");
 
 /**
  * The trace's version alone (selectTraceSkeleton's): its updated_at, by primary key, which every write of the

@@ -5,9 +5,9 @@
 import type { Database } from "../db/client.ts";
 import { outlineErrors, spanTokens } from "../replay/outline/outline.ts";
 import { resolveInstrumentation } from "../shared/instrumentation.ts";
-import { buildForest, type TreeNode } from "../shared/tree.ts";
 import { notFound } from "../errors.ts";
 import * as q from "./trace-view.queries.ts";
+import { toTreeOrder } from "./tree-order.ts";
 import { escapeLike, getTrace } from "../traces/traces.service.ts";
 import type { TTraceSpanAggregateRow } from "../traces/traces.queries.ts";
 
@@ -93,48 +93,18 @@ async function treeIndex(db: Database, organizationId: string, traceId: string):
   }
   const skeleton = await q.selectTraceSkeleton(db, organizationId, traceId);
   if (skeleton.version === null) throw notFound(`Trace ${traceId}`);
-  const index = { ...toTreeIndex(skeleton.version, skeleton.spans, skeleton.instrumentations), aggregates: skeleton.aggregates };
+  const index = { ...toTreeIndex(skeleton.version, skeleton), aggregates: skeleton.aggregates };
   trees.delete(key);
   trees.set(key, index);
   while (trees.size > TREES_KEPT) trees.delete(trees.keys().next().value!);
   return index;
 }
 
-function toTreeIndex(version: string, rows: q.TSkeletonRow[], found: Awaited<ReturnType<typeof q.selectTraceSkeleton>>["instrumentations"]): Omit<TreeIndex, "aggregates"> {
-  let origin = Number.POSITIVE_INFINITY;
-  let last = Number.NEGATIVE_INFINITY;
-  for (const r of rows) {
-    if (r.startedAt !== null && r.startedAt < origin) origin = r.startedAt;
-    const end = r.endedAt ?? (r.startedAt !== null && r.durationMs !== null ? r.startedAt + r.durationMs : null);
-    if (end !== null && end > last) last = end;
-  }
-  if (origin === Number.POSITIVE_INFINITY) origin = 0;
-  const n = rows.length;
-  const ids: string[] = [];
-  const depth = new Int32Array(n);
-  const parent = new Int32Array(n);
-  const descendants = new Int32Array(n);
-  const childCount = new Int32Array(n);
-  // Depth-first without recursion (a chain of spans is as deep as the trace is long): children pushed in
-  // reverse so the earliest is taken first.
-  const stack: Array<{ node: TreeNode<q.TSkeletonRow>; depth: number; parent: number }> = [];
-  const forest = buildForest(rows);
-  for (let i = forest.length - 1; i >= 0; i--) stack.push({ node: forest[i]!, depth: 0, parent: -1 });
-  while (stack.length) {
-    const { node, depth: d, parent: p } = stack.pop()!;
-    const at = ids.length;
-    ids.push(node.row.id);
-    depth[at] = d;
-    parent[at] = p;
-    childCount[at] = node.children.length;
-    for (let i = node.children.length - 1; i >= 0; i--) stack.push({ node: node.children[i]!, depth: d + 1, parent: at });
-  }
-  // Children come after their parent: one pass from the end adds each subtree to its parent's.
-  for (let i = n - 1; i >= 0; i--) if (parent[i]! >= 0) descendants[parent[i]!] += descendants[i]! + 1;
-  const position = new Map<string, number>();
-  for (let i = 0; i < n; i++) position.set(ids[i]!, i);
-  const instrumentations = [...new Set(found.map((f) => resolveInstrumentation(f.instrumentation, f.source, f.root)).filter((x): x is string => !!x))].sort();
-  return { version, ids, depth, parent, descendants, childCount, position, origin, totalMs: last === Number.NEGATIVE_INFINITY ? 0 : Math.max(0, last - origin), instrumentations };
+function toTreeIndex(version: string, skeleton: Awaited<ReturnType<typeof q.selectTraceSkeleton>>): Omit<TreeIndex, "aggregates"> {
+  const origin = skeleton.origin ?? 0;
+  const instrumentations = [...new Set(skeleton.instrumentations.map((f) => resolveInstrumentation(f.instrumentation, f.source, f.root)).filter((x): x is string => !!x))].sort();
+  const totalMs = skeleton.last === null ? 0 : Math.max(0, skeleton.last - origin);
+  return { version, ...toTreeOrder(skeleton.spans), origin, totalMs, instrumentations };
 }
 
 /**
