@@ -10,7 +10,7 @@ import { encodeExportRequest, decodeStatus } from "../../proto/otlp.ts";
 import { postExternalSpan, postExternalTrace, postFunctionTrace } from "./ingest.http.ts";
 import { postOtlpTraces } from "./otlp/otlp.http.ts";
 import { carrierSpanJson, completionPayload, otlpJsonRequest, spanPayload } from "./testing/payloads.ts";
-import { MAX_KEY_LENGTH } from "./write/span-fields.ts";
+import { MAX_KEY_LENGTH, MAX_LABEL_LENGTH } from "./write/span-fields.ts";
 
 const nested = (depth: number, leaf: unknown): unknown => {
   let value = leaf;
@@ -133,6 +133,24 @@ describe("ingestion data hygiene", () => {
       { source: "server", step: "truncate", error: expect.stringContaining("span name") },
       { source: "server", step: "truncate", error: expect.stringContaining("trace function key") },
     ]);
+  });
+
+  it("stores a span whose name, model, instrumentation and source are long and incompressible (the trace index carries them)", async () => {
+    // Random CJK characters: three UTF-8 bytes each, which no compression shrinks; uncut, they exceed an index row.
+    const noise = (n: number) => Array.from({ length: n }, () => String.fromCodePoint(0x4e00 + Math.floor(Math.random() * 0x5000))).join("");
+    const traceId = randomUUID();
+    const body = spanPayload({ traceId, name: noise(2000), contexts: [{ model: noise(2000), inputTokens: 3 }] });
+    (body.rawSpan as Record<string, any>).span_origin.instrumentation.name = noise(2000);
+    body.source = noise(2000);
+    const res = await call(postExternalSpan, { apiKey: org.apiKey, body });
+    expect(res.status).toBe(200);
+    const span = await db().prisma.span.findFirstOrThrow({ where: { organizationId: org.organizationId, traceId } });
+    expect(span.name).toHaveLength(MAX_KEY_LENGTH);
+    expect([span.model, span.instrumentation, span.source].map((v) => v?.length)).toEqual([MAX_LABEL_LENGTH, MAX_LABEL_LENGTH, MAX_LABEL_LENGTH]);
+    expect((span.errors as Array<{ error: string }>).map((e) => e.error)).toEqual(
+      expect.arrayContaining([expect.stringContaining("model"), expect.stringContaining("instrumentation name"), expect.stringContaining("source")]),
+    );
+    expect((span.rawSpan as Record<string, any>).span_data.contexts[0].model).toHaveLength(2000);
   });
 
   // Skipped on Citus: the refusal is made by a trigger, and Citus refuses triggers on distributed tables (spans).

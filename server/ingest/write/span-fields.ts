@@ -13,9 +13,16 @@ export const FALLBACK_SPAN_NAME = "reprise.external_span";
  */
 export const MAX_KEY_LENGTH = 400;
 
-export function truncateKey(value: string): { value: string; truncated: boolean } {
-  if (value.length <= MAX_KEY_LENGTH) return { value, truncated: false };
-  let cut = value.slice(0, MAX_KEY_LENGTH);
+/**
+ * The short labels the trace index also carries (model, instrumentation, source: migration 0285): 100 UTF-16
+ * units, at most 300 UTF-8 bytes each, so name + the three + the fixed-width columns stay under 2,704 bytes
+ * (docs/api/ingestion.md, "Span payload"). The span's raw payload keeps the whole value.
+ */
+export const MAX_LABEL_LENGTH = 100;
+
+export function truncateKey(value: string, max = MAX_KEY_LENGTH): { value: string; truncated: boolean } {
+  if (value.length <= max) return { value, truncated: false };
+  let cut = value.slice(0, max);
   const last = cut.charCodeAt(cut.length - 1);
   if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1); // never split a surrogate pair
   return { value: cut, truncated: true };

@@ -12,6 +12,8 @@ import {
   spanError,
   spanType,
   tokensAndModel,
+  MAX_KEY_LENGTH,
+  MAX_LABEL_LENGTH,
   truncateKey,
 } from "./span-fields.ts";
 
@@ -58,9 +60,9 @@ export interface TSpanRow {
 
 const uuidOrNull = (value: string | null | undefined): string | null => (value && isUuid(value) ? value.toLowerCase() : null);
 
-function keyColumn(value: string | null, what: string, notes: TServerNote[]): string | null {
+function keyColumn(value: string | null, what: string, notes: TServerNote[], max = MAX_KEY_LENGTH): string | null {
   if (value === null) return null;
-  const cut = truncateKey(value);
+  const cut = truncateKey(value, max);
   if (cut.truncated) notes.push({ source: "server", step: "truncate", error: `${what} truncated to ${cut.value.length} characters` });
   return cut.value;
 }
@@ -85,6 +87,9 @@ export function toSpanRow(
   const cost = spanCost(prices, { ...tokens, startedAt: started?.text ?? null });
   const name = keyColumn(nonEmptyString(data.name) ?? FALLBACK_SPAN_NAME, "span name", notes) as string;
   const nodeKey = keyColumn(p.rootTraceFunctionKey || p.traceFunctionKey || null, "trace function key", notes);
+  const source = keyColumn(p.source ?? null, "source", notes, MAX_LABEL_LENGTH);
+  const instrumentation = keyColumn(origin?.instrumentation?.name ?? null, "instrumentation name", notes, MAX_LABEL_LENGTH);
+  const model = keyColumn(tokens.model, "model", notes, MAX_LABEL_LENGTH);
   const payloadErrors = Array.isArray(raw.errors) ? (raw.errors as unknown[]) : [];
   const errors = [...payloadErrors, ...notes];
   return {
@@ -95,7 +100,7 @@ export function toSpanRow(
     source_trace_id: sourceTraceId,
     source_parent_span_id: sourceParent,
     payload_type: p.type || "sdk-function",
-    source: p.source ?? null,
+    source,
     sdk_version: p.sdkVersion ?? null,
     trace_function_key: p.traceFunctionKey ? truncateKey(p.traceFunctionKey).value : null,
     node_key: nodeKey,
@@ -106,7 +111,7 @@ export function toSpanRow(
     errors: errors.length > 0 ? errors : null,
     raw_span: rawSpan,
     content_off_by_simulation_plan: data.content_off_by_simulation_plan === true,
-    instrumentation: origin?.instrumentation?.name ?? null,
+    instrumentation,
     span_origin_name: origin?.name ?? null,
     span_origin_version: origin?.version ?? null,
     started_at: started?.text ?? null,
@@ -120,7 +125,7 @@ export function toSpanRow(
     total_tokens: tokens.total,
     reasoning_tokens: tokens.reasoning,
     cost_usd: cost.kind === "priced" ? cost.costUsd : null,
-    model: tokens.model,
+    model,
     test_run_id: uuidOrNull(p.testRunId || p.experimentId),
     input_source_span_id: p.rawSpan.input_source_span_id ?? null,
     mocked: p.mocked === true,
