@@ -7,13 +7,14 @@ import { call, createEmptyPostgresDatabase, createTestOrg, onCitus, type TestOrg
 import { openDatabase, type Database } from "./client.ts";
 import { migrate } from "./migrator.ts";
 import { distributeOnCitus } from "./citus.ts";
-import { sql, type Sql } from "./sql.ts";
+import { sql, type Sql, type SqlClient, type TBatchStatement } from "./sql.ts";
 import { setDb } from "../db.ts";
 import { postExternalSpan, postExternalTrace } from "../ingest/ingest.http.ts";
-import { completionPayload, spanPayload } from "../ingest/testing/payloads.ts";
+import { postOtlpTraces } from "../ingest/otlp/otlp.http.ts";
+import { carrierSpanJson, completionPayload, otlpJsonRequest, spanPayload } from "../ingest/testing/payloads.ts";
 import { getSpanRoute, getTraceSpanRoute } from "../spans/spans.http.ts";
-import { countFinalSpansStatement, newWriteStamp, upsertTracesStatement } from "../ingest/write/write.queries.ts";
-import { completeReadyTracesStatement } from "../ingest/completion/completion.queries.ts";
+import { countFinalSpansStatement, newWriteStamp, upsertSpansStatement, upsertTracesStatement } from "../ingest/write/write.queries.ts";
+import { completeReadyTracesStatement, insertCompletionEventsStatement } from "../ingest/completion/completion.queries.ts";
 import { traceStubFromSpan } from "../ingest/write/trace-rows.ts";
 import { canonicalId } from "../ids.ts";
 
@@ -76,12 +77,49 @@ describe.skipIf(!onCitus)("statements routed to one shard on Citus (run with REP
     expect(inTrace.status, JSON.stringify(inTrace.body)).toBe(200);
   });
 
-  it("plans the traces upsert, the count of final spans and the completion check as router statements", async () => {
+  it("plans the traces upsert, the spans upsert, the count of final spans, the completion check and the outbox insert as router statements", async () => {
     const stamp = newWriteStamp();
     const traceId = randomUUID();
     const stub = traceStubFromSpan({ trace_id: traceId, source_trace_id: traceId, node_key: "k", source: "sdk", sdk_version: "1", started_at: null, test_run_id: null } as never);
+    const spans = { rowsJson: JSON.stringify([{ id: randomUUID(), trace_id: traceId, is_final: true }]), rawJson: "[{}]" };
     expectRouter(await plan(upsertTracesStatement(org.organizationId, [stub, { ...stub, id: randomUUID() }], stamp).statement));
+    expectRouter(await plan(upsertSpansStatement(org.organizationId, spans, [traceId], stamp).statement));
     expectRouter(await plan(countFinalSpansStatement(org.organizationId, [randomUUID(), randomUUID()], stamp).statement));
     expectRouter(await plan(completeReadyTracesStatement(org.organizationId, [traceId, randomUUID()], stamp).statement));
+    expectRouter(await plan(insertCompletionEventsStatement(org.organizationId, [traceId, randomUUID()]).statement));
+  });
+
+  it("plans every statement of a request's write as a router statement: spans and a completion in one OTLP request", async () => {
+    // The statements the ingestion write actually sends, caught on their way to the database, then explained.
+    const sent: Sql[] = [];
+    const { batch, transaction } = app.sql;
+    app.sql.batch = (statements: TBatchStatement[]) => {
+      sent.push(...statements.map((s) => s.statement));
+      return batch.call(app.sql, statements);
+    };
+    app.sql.transaction = <T>(fn: (tx: SqlClient) => Promise<T>) =>
+      transaction.call(app.sql, (tx: SqlClient) =>
+        fn({ ...tx, query: (statement: Sql, options?: { prepareAs?: string }) => (sent.push(statement), tx.query(statement, options)) } as SqlClient),
+      ) as Promise<T>;
+    try {
+      const traceId = randomUUID();
+      const [root, child] = [randomUUID(), randomUUID()];
+      const carriers = [
+        { operation: "external_span", payload: spanPayload({ traceId, spanId: root }) },
+        { operation: "external_span", payload: spanPayload({ traceId, spanId: child, parentId: root }) },
+        { operation: "external_trace", payload: completionPayload({ traceId, expectedSpanCount: 2 }) },
+      ];
+      const res = await call(postOtlpTraces, { apiKey: org.apiKey, body: otlpJsonRequest(carriers.map(carrierSpanJson)) });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const id = canonicalId(org.organizationId, traceId);
+      const trace = await app.prisma.trace.findUnique({ where: { organizationId_id: { organizationId: org.organizationId, id } }, select: { status: true, finalSpanCount: true } });
+      const events = await app.prisma.traceEvent.count({ where: { organizationId: org.organizationId, traceId: id } });
+      expect({ ...trace, events }).toEqual({ status: "completed", finalSpanCount: 2, events: 1 });
+    } finally {
+      Object.assign(app.sql, { batch, transaction });
+    }
+    // The traces upsert, the spans upsert, the count of final spans, the completion check, the outbox insert.
+    expect(sent.map((s) => s.text.trim().split(/\s+/)[0])).toEqual(["INSERT", "INSERT", "UPDATE", "WITH", "INSERT"]);
+    for (const statement of sent) expectRouter(await plan(statement));
   });
 });

@@ -240,6 +240,36 @@ describe("ingestion over REST", () => {
     expect((await traceOf(org.organizationId, other))?.status).toBe("completed");
   });
 
+  it("reads the root's error from the spans written by the completing request itself", async () => {
+    // The root with its error and the completion in one request: the completion check, in the same statement as
+    // the spans on PostgreSQL and PGlite, must see the root it has just written.
+    const failing = randomUUID();
+    const inOne = await call(postOtlpTraces, {
+      apiKey: org.apiKey,
+      body: otlpJsonRequest([
+        carrierSpanJson({ operation: "external_span", payload: spanPayload({ traceId: failing, error: "boom" }) }),
+        carrierSpanJson({ operation: "external_trace", payload: completionPayload({ traceId: failing, expectedSpanCount: 1 }) }),
+      ]),
+    });
+    expect(inOne.status).toBe(200);
+    expect((await traceOf(org.organizationId, failing))?.status).toBe("failed");
+    // A start snapshot of the root that recorded an error, replaced by its final copy without one in the completing
+    // request: the stored snapshot's error no longer counts.
+    const recovered = randomUUID();
+    const root = randomUUID();
+    await sendSpan(spanPayload({ traceId: recovered, spanId: root, final: false, error: "not yet" }));
+    const replaced = await call(postOtlpTraces, {
+      apiKey: org.apiKey,
+      body: otlpJsonRequest([
+        carrierSpanJson({ operation: "external_span", payload: spanPayload({ traceId: recovered, spanId: root }) }),
+        carrierSpanJson({ operation: "external_trace", payload: completionPayload({ traceId: recovered, expectedSpanCount: 1 }) }),
+      ]),
+    });
+    expect(replaced.status).toBe(200);
+    expect((await traceOf(org.organizationId, recovered))?.status).toBe("completed");
+    expect(await eventsOf(org.organizationId, recovered)).toHaveLength(1);
+  });
+
   it("completed:false only creates or updates the trace", async () => {
     const traceId = randomUUID();
     await sendTrace(completionPayload({ traceId, completed: false, externalTrace: { name: "early" } }));

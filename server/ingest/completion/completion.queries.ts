@@ -2,7 +2,7 @@
 // transaction after the traces upsert locked every trace the request touched. This is a fresh
 // statement, so under READ COMMITTED it sees the spans of every transaction that held a trace's lock
 // before us (they committed) plus our own: whichever request locks last counts everything.
-import { sql, uuidArray, type TBatchStatement } from "../../db/sql.ts";
+import { join, sql, uuidArray, type TBatchStatement } from "../../db/sql.ts";
 import type { TWriteStamp } from "../write/write.queries.ts";
 
 export const TRACE_COMPLETED_EVENT = "trace.completed";
@@ -74,7 +74,9 @@ export function recordCompletionEventsStatement(organizationId: string, traceIds
     statement: sql`
       INSERT INTO trace_events (organization_id, trace_id, kind)
       -- The traces are read in a subquery of their own, each by primary key: on Citus an INSERT … SELECT that reads a
-      -- distributed table directly, with the organization as a parameter, is planned over every shard.
+      -- distributed table directly, with the organization as a parameter, is planned over every shard. (Citus pulls
+      -- this one through the coordinator: it is used where no statement may wait for another's answer, on
+      -- PostgreSQL and PGlite; write-batch.ts.)
       SELECT ${organizationId}::uuid, c.id, ${TRACE_COMPLETED_EVENT} FROM unnest(ARRAY(
         SELECT d.id FROM unnest(${uuidArray(traceIds)}) AS wanted(id)
         CROSS JOIN LATERAL (
@@ -84,6 +86,20 @@ export function recordCompletionEventsStatement(organizationId: string, traceIds
           OFFSET 0
         ) d
       )) AS c(id)
+      ON CONFLICT (organization_id, trace_id, kind) DO NOTHING`,
+  };
+}
+
+/**
+ * The trace.completed outbox rows of traces known to have completed in this transaction, as a VALUES list with the
+ * organization constant: on Citus a router statement, its ids drawn from the sequence on the coordinator
+ * (write-batch.ts, writeAtOnceDistributed).
+ */
+export function insertCompletionEventsStatement(organizationId: string, traceIds: string[]): TBatchStatement {
+  const rows = traceIds.map((id) => sql`(${organizationId}::uuid, ${id}::uuid, ${TRACE_COMPLETED_EVENT})`);
+  return {
+    statement: sql`
+      INSERT INTO trace_events (organization_id, trace_id, kind) VALUES ${join(rows)}
       ON CONFLICT (organization_id, trace_id, kind) DO NOTHING`,
   };
 }

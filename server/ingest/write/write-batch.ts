@@ -2,9 +2,11 @@
 // single short transaction (docs/architecture.md, "Ingestion and completion": checked and transitioned in one transaction under a row lock).
 // Retried on deadlock and serialization failures, which concurrent writers can still provoke.
 import type { SqlClient, SqlDatabase, TBatchStatement } from "../../db/sql.ts";
-import { completeReadyTracesStatement, recordCompletionEventsStatement } from "../completion/completion.queries.ts";
+import { hasCitus } from "../../db/citus.ts";
+import { completeReadyTracesStatement, insertCompletionEventsStatement, recordCompletionEventsStatement } from "../completion/completion.queries.ts";
 import type { TSpanRow } from "./span-rows.ts";
 import type { TTraceRow } from "./trace-rows.ts";
+import { writeSpansAndCompleteStatement } from "./write-complete.queries.ts";
 import {
   countFinalSpansStatement,
   deleteSpansOfTraces,
@@ -143,8 +145,8 @@ export async function writeBatch(db: SqlDatabase, organizationId: string, plan: 
 
 /**
  * The usual request (traces and spans up to MAX_BATCH_JSON_BYTES, nothing dropped, no function executions, no afterWrite) needs
- * nothing from one statement's answer to write the next: its statements (the traces with the first run
- * of spans, each later run of spans, completion) go to the database as one batch, one round trip on
+ * nothing from one statement's answer to write the next: its statements (the traces, then the spans with
+ * completion, writeAtOnce) go to the database as one batch, one round trip on
  * PostgreSQL and one message to PGlite's thread, which then never waits on the server's thread while it
  * holds the transaction (docs/architecture.md, "Batches").
  */
@@ -162,20 +164,73 @@ async function writeAtOnce(db: SqlDatabase, organizationId: string, plan: TWrite
   // Completion skips dropped traces itself, so every trace of the request is a candidate.
   const stamp = newWriteStamp();
   const ids = plan.traces.map((t) => t.row.id);
-  const writes = writeStatements(organizationId, plan, chunkBySize(plan.spans, maxStatementBytes), stamp);
-  const results = await db.batch([
-    ...writes,
-    completeReadyTracesStatement(organizationId, ids, stamp),
-    recordCompletionEventsStatement(organizationId, ids, stamp),
-  ]);
+  const runs = chunkBySize(plan.spans, maxStatementBytes);
   const traceChunks = Math.ceil(plan.traces.length / MAX_TRACES_PER_STATEMENT);
+  // Two statements (the traces upsert, then the rest in one) on PostgreSQL and PGlite; on Citus, where an INSERT in
+  // a CTE is not a router plan, one router statement per step (write-complete.queries.ts). A request of several
+  // runs of spans (over the statement size) also goes step by step.
+  if (await isDistributed(db)) return writeAtOnceDistributed(db, organizationId, plan, runs, stamp);
+  const folded = runs.length <= 1;
+  const statements = folded
+    ? [
+        ...chunkByCount(plan.traces).map((chunk) => upsertTracesStatement(organizationId, chunk.map((t) => t.row), stamp)),
+        writeSpansAndCompleteStatement(organizationId, spanArrays(runs[0] ?? []), traceIdsOf(runs[0] ?? []), ids, stamp),
+      ]
+    : [
+        ...writeStatements(organizationId, plan, runs, stamp),
+        completeReadyTracesStatement(organizationId, ids, stamp),
+        recordCompletionEventsStatement(organizationId, ids, stamp),
+      ];
+  const results = await db.batch(statements);
   const traces = results.slice(0, traceChunks).flat() as Array<{ id: string; dropped: boolean }>;
-  const completed = results[writes.length] as Array<{ id: string }>;
+  const completed = results[folded ? statements.length - 1 : statements.length - 2] as Array<{ id: string }>;
   return {
     droppedTraceIds: new Set(traces.filter((t) => t.dropped).map((t) => t.id)),
     completedTraceIds: completed.map((c) => c.id),
     storedFunctionExecutionIds: new Set(),
   };
+}
+
+/**
+ * writeAtOnce on Citus: every statement a router plan (docs/operations.md, "Citus"). The writes and the completion
+ * check go pipelined, as one round trip; the outbox rows then follow as `INSERT … VALUES` of the traces it
+ * completed, in the same transaction: trace_events takes its id from a sequence, which Citus evaluates on the
+ * coordinator for a VALUES list but refuses in an `INSERT … SELECT` it would push down to the shard.
+ */
+async function writeAtOnceDistributed(
+  db: SqlDatabase,
+  organizationId: string,
+  plan: TWritePlan,
+  runs: TSerializedSpan[][],
+  stamp: TWriteStamp,
+): Promise<TWriteOutcome> {
+  const ids = plan.traces.map((t) => t.row.id);
+  const traceChunks = Math.ceil(plan.traces.length / MAX_TRACES_PER_STATEMENT);
+  const statements = [...writeStatements(organizationId, plan, runs, stamp), completeReadyTracesStatement(organizationId, ids, stamp)];
+  return db.transaction(async (tx) => {
+    const results = await Promise.all(statements.map(({ statement, prepareAs }) => tx.query(statement, { prepareAs })));
+    const traces = results.slice(0, traceChunks).flat() as Array<{ id: string; dropped: boolean }>;
+    const completed = (results[results.length - 1] as Array<{ id: string }>).map((c) => c.id);
+    if (completed.length > 0) await tx.query(insertCompletionEventsStatement(organizationId, completed).statement);
+    return {
+      droppedTraceIds: new Set(traces.filter((t) => t.dropped).map((t) => t.id)),
+      completedTraceIds: completed,
+      storedFunctionExecutionIds: new Set<string>(),
+    };
+  });
+}
+
+/** Whether the database is a Citus coordinator, asked once per database (an error is asked again next time). */
+const distributed = new WeakMap<SqlDatabase, Promise<boolean>>();
+function isDistributed(db: SqlDatabase): Promise<boolean> {
+  if (db.kind !== "postgres") return Promise.resolve(false);
+  let known = distributed.get(db);
+  if (!known) {
+    known = hasCitus(db);
+    distributed.set(db, known);
+    known.catch(() => distributed.delete(db));
+  }
+  return known;
 }
 
 async function writeOnce(
@@ -205,7 +260,7 @@ async function writeOnce(
   let completed: Array<{ id: string }> = [];
   if (candidates.length > 0) {
     completed = await tx.query<{ id: string }>(completeReadyTracesStatement(organizationId, candidates, stamp).statement);
-    if (completed.length > 0) await tx.query(recordCompletionEventsStatement(organizationId, completed.map((c) => c.id), stamp).statement);
+    if (completed.length > 0) await tx.query(insertCompletionEventsStatement(organizationId, completed.map((c) => c.id)).statement);
   }
   return { droppedTraceIds, completedTraceIds: completed.map((c) => c.id), storedFunctionExecutionIds: new Set(stored) };
 }

@@ -3,7 +3,7 @@
 // Every statement is scoped to the organization; rows arrive sorted by id so row locks are always
 // taken in the same order and concurrent requests do not deadlock each other.
 import { randomBytes } from "node:crypto";
-import { join, sql, uuidArray, type SqlClient, type TBatchStatement } from "../../db/sql.ts";
+import { join, sql, uuidArray, type Sql, type SqlClient, type TBatchStatement } from "../../db/sql.ts";
 import type { TSpanRow } from "./span-rows.ts";
 import type { TTraceRow } from "./trace-rows.ts";
 
@@ -136,17 +136,29 @@ export async function deleteSpansOfTraces(tx: SqlClient, organizationId: string,
  * is never counted twice.
  */
 export function upsertSpansStatement(organizationId: string, spans: TSpanArrays, traceIds: string[], stamp: TWriteStamp): TBatchStatement {
+  return { statement: upsertSpansSql(organizationId, spans, traceIds, stamp), prepareAs: "reprise_ingest_upsert_spans" };
+}
+
+/**
+ * The spans upsert as a fragment, without RETURNING (write-complete.queries.ts adds one to fold it into the
+ * completion statement). Each row's organization is its trace's `organization_id` column, read from the trace's
+ * row (which the traces upsert before it wrote, and which is not dropped), not a parameter: on Citus an
+ * `INSERT … SELECT` whose distribution column comes from a co-located table's, filtered to one organization, goes
+ * whole to that organization's shard (a router plan) instead of being pulled through the coordinator
+ * (docs/operations.md, "Citus"). The same read discards the spans of dropped traces.
+ */
+export function upsertSpansSql(organizationId: string, spans: TSpanArrays, traceIds: string[], stamp: TWriteStamp): Sql {
   // `traceIds`: the traces of these spans, each probed by primary key (LATERAL … OFFSET 0): not a join or an
-  // array the planner could turn into a scan of every trace for want of statistics.
-  return {
-    statement: sql`
+  // array the planner could turn into a scan of every trace for want of statistics. The request's rows are then
+  // joined to those few traces by id.
+  return sql`
     INSERT INTO spans AS s (
       organization_id, id, trace_id, parent_span_id, source_span_id, source_trace_id, source_parent_span_id,
       payload_type, source, sdk_version, trace_function_key, node_key, name, type, function_name, error, errors,
       raw_span, content_off_by_simulation_plan, instrumentation, span_origin_name, span_origin_version,
       started_at, ended_at, is_final, duration_ms, input_tokens, output_tokens, cached_tokens, total_tokens,
       reasoning_tokens, cost_usd, model, test_run_id, input_source_span_id, mocked, mock_source, final_xact, created_at, updated_at)
-    SELECT ${organizationId}::uuid, r.id, r.trace_id, r.parent_span_id, r.source_span_id, r.source_trace_id,
+    SELECT k.organization_id, r.id, r.trace_id, r.parent_span_id, r.source_span_id, r.source_trace_id,
       r.source_parent_span_id, r.payload_type, r.source, r.sdk_version, r.trace_function_key, r.node_key, r.name,
       r.type, r.function_name, r.error, r.errors,
       -- Each row's raw document is the element of the second array at the same position, as json, not jsonb:
@@ -165,12 +177,13 @@ export function upsertSpansStatement(organizationId: string, spans: TSpanArrays,
       duration_ms integer, input_tokens integer, output_tokens integer, cached_tokens integer,
       total_tokens integer, reasoning_tokens integer, cost_usd numeric, model text, test_run_id uuid, input_source_span_id text, mocked boolean,
       mock_source text), json_array_elements(${spans.rawJson}::json)) AS r
-    WHERE r.trace_id <> ALL(ARRAY(
-      SELECT d.id FROM unnest(${uuidArray(traceIds)}) AS w(id)
+    JOIN (
+      SELECT d.organization_id, d.id FROM unnest(${uuidArray(traceIds)}) AS w(id)
       CROSS JOIN LATERAL (
-        SELECT d.id FROM traces d WHERE d.organization_id = ${organizationId}::uuid AND d.id = w.id AND d.dropped OFFSET 0
+        SELECT d.organization_id, d.id FROM traces d
+        WHERE d.organization_id = ${organizationId}::uuid AND d.id = w.id AND NOT d.dropped OFFSET 0
       ) d
-    ))
+    ) k ON k.id = r.trace_id
     ORDER BY r.id
     ON CONFLICT (organization_id, id) DO UPDATE SET
       trace_id = EXCLUDED.trace_id, parent_span_id = EXCLUDED.parent_span_id,
@@ -191,9 +204,7 @@ export function upsertSpansStatement(organizationId: string, spans: TSpanArrays,
       mocked = EXCLUDED.mocked, mock_source = EXCLUDED.mock_source, updated_at = EXCLUDED.updated_at,
       -- The stored row, locked and in its latest version here, says whether the span was final already.
       final_xact = CASE WHEN s.is_final THEN s.final_xact ELSE EXCLUDED.final_xact END
-    WHERE NOT s.is_final OR EXCLUDED.is_final`,
-    prepareAs: "reprise_ingest_upsert_spans",
-  };
+    WHERE NOT s.is_final OR EXCLUDED.is_final`;
 }
 
 /**
