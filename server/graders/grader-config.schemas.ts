@@ -2,6 +2,7 @@
 // The target grammar is the assertion's targetOnEvaluatedTrace (docs/api/assertions.md); the
 // check grammar is shared with assertions' `check`.
 import { z } from "zod";
+import { ZGraderOutput } from "./grader-output.schemas.ts";
 
 export const ZTarget = z
   .union([
@@ -46,7 +47,24 @@ export const ZCheck = z
   });
 export type TCheck = z.infer<typeof ZCheck>;
 
-export const ZRuleConfig = z.object({ target: ZTarget.default(null), check: ZCheck }).strict();
+/** Rule checks whose measured value can be recorded as a score (docs/graders.md, "Scores and categories"). */
+export const SCORED_CHECKS = ["maxDurationMs", "maxTotalTokens"] as const;
+
+export const ZRuleConfig = z
+  .object({ target: ZTarget.default(null), check: ZCheck, output: ZGraderOutput.optional() })
+  .strict()
+  .superRefine((rule, ctx) => {
+    // A rule's pass/fail is its check; it can record the value it measured as a score, nothing else.
+    const output = rule.output;
+    if (!output || output.type === "passFail") return;
+    if (output.type === "category") {
+      ctx.addIssue({ code: "custom", path: ["output", "type"], message: "a rule grader records pass/fail or a score, not a category" });
+    } else if (!(SCORED_CHECKS as readonly string[]).includes(rule.check.op)) {
+      ctx.addIssue({ code: "custom", path: ["output", "type"], message: `only ${SCORED_CHECKS.join(" and ")} checks measure a score` });
+    } else if (output.passThreshold !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["output", "passThreshold"], message: "a rule grader's pass/fail is its check; it takes no threshold" });
+    }
+  });
 export type TRuleConfig = z.infer<typeof ZRuleConfig>;
 
 /** Judge instructions are part of every prompt; their cap is part of the prompt budget (docs/graders.md). */
@@ -58,6 +76,8 @@ export const ZJudgeConfig = z
     instructions: z.string().trim().min(1, "instructions are required").max(MAX_JUDGE_INSTRUCTIONS_CHARS),
     // Our extension: what the judge reads besides the outline; null (default) = the root span's input and output.
     target: ZTarget.default(null),
+    /** Our extension: a score or category the judge also gives (docs/graders.md, "Scores and categories"). */
+    output: ZGraderOutput.optional(),
   })
   .strict();
 export type TJudgeConfig = z.infer<typeof ZJudgeConfig>;
