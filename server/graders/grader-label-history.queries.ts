@@ -38,9 +38,9 @@ export interface GraderLabelHistoryRow {
 }
 
 /** The replaced labels of a trace (optionally one grader's), newest first. */
-export function findGraderLabelHistory(db: DbClient, organizationId: string, traceId: string, graderId?: string, take?: number): Promise<GraderLabelHistoryRow[]> {
+export function findGraderLabelHistory(db: DbClient, organizationId: string, traceId: string, graderId?: string, take?: number, notAfter?: Date): Promise<GraderLabelHistoryRow[]> {
   return db.prisma.graderLabelHistory.findMany({
-    where: { organizationId, traceId, ...(graderId ? { graderId } : {}) },
+    where: { organizationId, traceId, ...(graderId ? { graderId } : {}), ...(notAfter ? { replacedAt: { lte: notAfter } } : {}) },
     select: {
       id: true, graderId: true, graderVersion: true, label: true, score: true, category: true, labelReason: true, failureDiagnostic: true,
       labelConfidence: true, source: true, decidedBy: true, decidedVia: true, evaluatedAt: true, replacedAt: true, replacedBy: true,
@@ -50,9 +50,9 @@ export function findGraderLabelHistory(db: DbClient, organizationId: string, tra
   });
 }
 
-/** The label the current one of (trace, grader) replaced, or null. */
-export async function findLatestGraderLabelHistoryEntry(db: DbClient, organizationId: string, traceId: string, graderId: string): Promise<GraderLabelHistoryRow | null> {
-  return (await findGraderLabelHistory(db, organizationId, traceId, graderId, 1))[0] ?? null;
+/** The newest label of (trace, grader) replaced at or before `notAfter` (when the current one was recorded), or null. */
+export async function findLatestGraderLabelHistoryEntry(db: DbClient, organizationId: string, traceId: string, graderId: string, notAfter: Date): Promise<GraderLabelHistoryRow | null> {
+  return (await findGraderLabelHistory(db, organizationId, traceId, graderId, 1, notAfter))[0] ?? null;
 }
 
 /** Removes one history entry (an undo restored it as the current label). */

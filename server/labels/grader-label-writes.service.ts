@@ -55,7 +55,7 @@ export async function saveGraderLabels(db: Database, actor: TGraderLabelActor, e
       const before = await q.lockCurrentGraderLabel(tx, organizationId, r.traceId, r.graderId);
       await q.upsertGraderLabel(tx, {
         organizationId, traceId: r.traceId, graderId: r.graderId, graderVersion: r.grader.version, ...r.outcome,
-        labelReason: r.reason ?? null, source: "human", evaluatedAt: at, decidedBy: actor.userId, decidedVia: actor.via,
+        labelReason: r.reason ?? null, source: "human", evaluatedAt: at, replacedAt: at, decidedBy: actor.userId, decidedVia: actor.via,
       });
       changes.push({ kind: "grader_label.set", targetType: "grader_label", targetId: `${r.traceId}:${r.graderId}`, before: snapshot(before), after: snapshot({ ...r.outcome, source: "human" }) });
     }
@@ -74,13 +74,15 @@ export async function undoGraderLabel(db: Database, actor: TGraderLabelActor, ta
     const current = await q.lockCurrentGraderLabel(tx, organizationId, target.traceId, target.graderId);
     if (!current) throw notFound("Grader label");
     if (current.source !== "human") throw new AppError("conflict", "Only a person's grader label can be undone; this one is a grading's.");
-    const previous = await findLatestGraderLabelHistoryEntry(tx, organizationId, target.traceId, target.graderId);
+    // The label this one replaced when it was recorded (not one an earlier undo put in the history).
+    const recordedAt = current.evaluatedAt === null ? new Date() : new Date(current.evaluatedAt);
+    const previous = await findLatestGraderLabelHistoryEntry(tx, organizationId, target.traceId, target.graderId, recordedAt);
     if (previous) {
       await q.upsertGraderLabel(tx, {
         organizationId, ...target, graderVersion: previous.graderVersion, label: previous.label, score: previous.score, category: previous.category,
         labelReason: previous.labelReason, failureDiagnostic: previous.failureDiagnostic, labelConfidence: previous.labelConfidence,
         source: previous.source as "human" | "live_grader", evaluatedAt: previous.evaluatedAt ?? undefined,
-        decidedBy: previous.decidedBy, decidedVia: previous.decidedVia, replacedBy: actor.userId,
+        decidedBy: previous.decidedBy, decidedVia: previous.decidedVia, replacedBy: actor.userId, replacedAt: new Date(),
       });
       // The undone label went to the history; the restored one is current again, so it leaves the history.
       await deleteGraderLabelHistoryEntry(tx, organizationId, previous.id);

@@ -29,6 +29,8 @@ export interface GraderLabelInput {
   decidedVia?: string | null;
   /** Who replaced the label this write replaces (kept in the history); default decidedBy. */
   replacedBy?: string | null;
+  /** When it was replaced (the history's replacedAt); default now. */
+  replacedAt?: Date;
 }
 
 /**
@@ -40,7 +42,7 @@ export async function upsertGraderLabel(db: DbClient, input: GraderLabelInput): 
   // The time is a parameter: Citus refuses now() inside ON CONFLICT … DO UPDATE (docs/operations.md, "Citus").
   const at = new Date();
   const now = at.toISOString();
-  await keepReplacedGraderLabel(db, { organizationId: input.organizationId, traceId: input.traceId, graderId: input.graderId, replacedAt: at, replacedBy: input.replacedBy ?? input.decidedBy ?? null });
+  await keepReplacedGraderLabel(db, { organizationId: input.organizationId, traceId: input.traceId, graderId: input.graderId, replacedAt: input.replacedAt ?? at, replacedBy: input.replacedBy ?? input.decidedBy ?? null });
   await db.sql.query(sql`
     INSERT INTO grader_labels (id, organization_id, trace_id, grader_id, grader_version, label, label_reason, failure_diagnostic,
                                label_confidence, source, evaluated_at, created_at, updated_at, score, category, decided_by, decided_via)
@@ -110,8 +112,8 @@ export function findTracesForWrite(db: DbClient, organizationId: string, ids: st
 
 /** The current label of (trace, grader), locked for the writing transaction (one organization's row). */
 export async function lockCurrentGraderLabel(db: DbClient, organizationId: string, traceId: string, graderId: string) {
-  const rows = await db.sql.query<{ source: string; label: boolean | null; score: number | null; category: string | null; decidedBy: string | null }>(sql`
-    SELECT source, label, score, category, decided_by::text AS "decidedBy" FROM grader_labels
+  const rows = await db.sql.query<{ source: string; label: boolean | null; score: number | null; category: string | null; decidedBy: string | null; evaluatedAt: Date | string | null }>(sql`
+    SELECT source, label, score, category, decided_by::text AS "decidedBy", evaluated_at AS "evaluatedAt" FROM grader_labels
     WHERE organization_id = ${organizationId}::uuid AND trace_id = ${traceId}::uuid AND grader_id = ${graderId}::uuid
     FOR UPDATE`);
   return rows[0] ?? null;
