@@ -44,13 +44,13 @@ describe("dashboard scores", () => {
     const help = chart.find((g) => g.graderId === scored)!;
     expect(help).toMatchObject({ name: "helpfulness", scored: 5, categories: {} });
     expect(help.points.map((p) => p.count)).toEqual(expect.arrayContaining([4, 0, 1]));
-    const first = help.points.find((p) => p.start === "2026-09-01T00:00:00.000Z")!;
+    const first = help.points.find((p) => p.start === "2026-09-01T00:10:00.000Z")!;
     expect(first).toMatchObject({ count: 4, mean: 2.5, min: 1, p25: 1.75, p50: 2.5, p75: 3.25, max: 4 });
     expect(help.points.find((p) => p.count === 1)).toMatchObject({ mean: 10, p50: 10 });
     expect(help.points.find((p) => p.count === 0)).toMatchObject({ mean: null, p50: null, categories: {} });
     const tone = chart.find((g) => g.graderId === categorised)!;
     expect(tone).toMatchObject({ name: "tone", scored: 0, categories: { polite: 2, rude: 1 } });
-    expect(tone.points.find((p) => p.start === "2026-09-01T00:00:00.000Z")!.categories).toEqual({ polite: 2 });
+    expect(tone.points.find((p) => p.start === "2026-09-01T00:10:00.000Z")!.categories).toEqual({ polite: 2 });
     expect(chart.map((g) => g.name)).not.toContain("theirs");
   });
 
