@@ -1,5 +1,5 @@
 "use client";
-// The grader form: target and check for rule graders, model and instructions for LLM judges.
+// The grader form: target and check for rule graders, model and instructions for LLM judges; what either records.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button.tsx";
@@ -10,6 +10,7 @@ import { useTRPC } from "@/components/trpc/react.tsx";
 import { CheckFields, checkFromConfig, toCheck, type CheckState } from "@/components/check-fields.tsx";
 import { TargetPicker, targetFromConfig, toTarget, type TargetState } from "@/components/target-picker.tsx";
 import type { Grader } from "./graders-list.tsx";
+import { OutputFields, outputFromConfig, toOutput, type OutputState } from "./output-fields.tsx";
 
 export function GraderDialog({ grader, onClose, onOpenExisting }: {
   grader: Grader | null;
@@ -30,6 +31,7 @@ export function GraderDialog({ grader, onClose, onOpenExisting }: {
   });
   const [target, setTarget] = useState<TargetState>(targetFromConfig(config.target));
   const [check, setCheck] = useState<CheckState>(checkFromConfig(config.check));
+  const [output, setOutput] = useState<OutputState>(outputFromConfig(config.output));
   const done = async () => {
     await Promise.all([queryClient.invalidateQueries({ queryKey: trpc.graders.list.queryKey() }), queryClient.invalidateQueries({ queryKey: trpc.graders.versions.queryKey() })]);
     onClose();
@@ -51,9 +53,10 @@ export function GraderDialog({ grader, onClose, onOpenExisting }: {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (judgeMissing && !confirmedNoJudge) { setConfirmedNoJudge(true); return; }
+    const recorded = toOutput(output);
     const cfg = form.kind === "rule"
-      ? { target: toTarget(target), check: toCheck(check) }
-      : { model: form.model, instructions: form.instructions, target: toTarget(target) };
+      ? { target: toTarget(target), check: toCheck(check), ...(recorded ? { output: recorded } : {}) }
+      : { model: form.model, instructions: form.instructions, target: toTarget(target), ...(recorded ? { output: recorded } : {}) };
     const body = { name: form.name, traceFunctionKey: form.traceFunctionKey, kind: form.kind, config: cfg, live: form.live };
     if (grader) save.mutate({ id: grader.id, ...body });
     else create.mutate(body);
@@ -75,6 +78,7 @@ export function GraderDialog({ grader, onClose, onOpenExisting }: {
             <Field label="Instructions" hint="What makes a trace pass or fail.">{(id) => <Textarea id={id} required value={form.instructions} onChange={set("instructions")} />}</Field>
           </>
         )}
+        <OutputFields value={output} onChange={setOutput} kind={form.kind} />
         <label className="flex items-center gap-2 text-sm text-zinc-700">
           <input type="checkbox" checked={form.live} onChange={(e) => setForm((f) => ({ ...f, live: e.target.checked }))} /> Grade every new trace of this function (live)
         </label>
