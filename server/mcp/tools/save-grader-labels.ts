@@ -17,7 +17,7 @@ const zEntry = fromJsonText(
   }),
 );
 
-// An additive tool (docs/mcp.md, "save_grader_labels"): the plugins' existing tools are unchanged.
+// An additive tool (docs/mcp.md, "Tools"): the plugins' existing tools are unchanged.
 export const saveGraderLabelsTool = defineTool({
   name: "save_grader_labels",
   permission: "label",
