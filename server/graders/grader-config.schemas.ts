@@ -3,6 +3,7 @@
 // check grammar is shared with assertions' `check`.
 import { z } from "zod";
 import { ZOnlineSettings } from "./online-settings.schemas.ts";
+import { ZGraderOutput } from "./grader-output.schemas.ts";
 
 export const ZTarget = z
   .union([
@@ -47,7 +48,24 @@ export const ZCheck = z
   });
 export type TCheck = z.infer<typeof ZCheck>;
 
-export const ZRuleConfig = z.object({ target: ZTarget.default(null), check: ZCheck, online: ZOnlineSettings.optional() }).strict();
+/** Rule checks whose measured value can be recorded as a score (docs/graders.md, "Scores and categories"). */
+export const SCORED_CHECKS = ["maxDurationMs", "maxTotalTokens"] as const;
+
+export const ZRuleConfig = z
+  .object({ target: ZTarget.default(null), check: ZCheck, output: ZGraderOutput.optional(), online: ZOnlineSettings.optional() })
+  .strict()
+  .superRefine((rule, ctx) => {
+    // A rule's pass/fail is its check; it can record the value it measured as a score, nothing else.
+    const output = rule.output;
+    if (!output || output.type === "passFail") return;
+    if (output.type === "category") {
+      ctx.addIssue({ code: "custom", path: ["output", "type"], message: "a rule grader records pass/fail or a score, not a category" });
+    } else if (!(SCORED_CHECKS as readonly string[]).includes(rule.check.op)) {
+      ctx.addIssue({ code: "custom", path: ["output", "type"], message: `only ${SCORED_CHECKS.join(" and ")} checks measure a score` });
+    } else if (output.passThreshold !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["output", "passThreshold"], message: "a rule grader's pass/fail is its check; it takes no threshold" });
+    }
+  });
 export type TRuleConfig = z.infer<typeof ZRuleConfig>;
 
 /** Judge instructions are part of every prompt; their cap is part of the prompt budget (docs/graders.md). */
@@ -61,6 +79,8 @@ export const ZJudgeConfig = z
     target: ZTarget.default(null),
     // Sampling and filter of live grading and backfills (docs/graders.md, "Online evaluation").
     online: ZOnlineSettings.optional(),
+    /** Our extension: a score or category the judge also gives (docs/graders.md, "Scores and categories"). */
+    output: ZGraderOutput.optional(),
   })
   .strict();
 export type TJudgeConfig = z.infer<typeof ZJudgeConfig>;

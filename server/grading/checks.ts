@@ -3,6 +3,7 @@
 import vm from "node:vm";
 import { erroredVerdict, type TGradingSpan, type TVerdict } from "./grading.schemas.ts";
 import { type TCheck, type TTarget } from "../graders/grader-config.schemas.ts";
+import type { TGraderOutput } from "../graders/grader-output.schemas.ts";
 import { jsonText, readTargetValue, resolveTarget, type ResolvedTarget } from "./targets.ts";
 
 /** A user's regular expression may backtrack catastrophically; it gets this long, then the verdict errors. */
@@ -15,11 +16,20 @@ const show = (value: unknown) => {
 };
 const verdict = (label: boolean, reason: string): TVerdict => ({ label, reason, failureDiagnostic: null, confidence: null });
 
-/** Resolves the target and evaluates the check: the whole rule grader in one pure call. */
-export function evaluateRule(spans: TGradingSpan[], rule: { target?: TTarget; check: TCheck }): TVerdict {
+/**
+ * Resolves the target and evaluates the check: the whole rule grader in one pure call. A grader whose output is a
+ * score records the value its numeric check measured (docs/graders.md, "Scores and categories"); a value outside
+ * the grader's range is an errored verdict, never a silent pass.
+ */
+export function evaluateRule(spans: TGradingSpan[], rule: { target?: TTarget; check: TCheck; output?: TGraderOutput }): TVerdict {
   const resolved = resolveTarget(spans, rule.target ?? null);
   if (!resolved.ok) return erroredVerdict(`Target not found: ${resolved.missing}.`);
-  return evaluateCheck(rule.check, resolved.target);
+  const { score, ...checked } = evaluateCheck(rule.check, resolved.target);
+  if (rule.output?.type !== "score" || checked.label === null) return checked;
+  const { min, max } = rule.output;
+  if (score === undefined || score === null) return erroredVerdict(`The ${rule.check.op} check measured no value to record as a score.`);
+  if (score < min || score > max) return erroredVerdict(`The measured value ${score} lies outside the grader's score range [${min}, ${max}].`);
+  return { ...checked, score, category: null };
 }
 
 export function evaluateCheck(check: TCheck, target: ResolvedTarget): TVerdict {
@@ -80,9 +90,10 @@ function maxDuration(target: ResolvedTarget, limit: number): TVerdict {
   const ends = target.subtree.flatMap((s) => (s.endedAt ? [s.endedAt.getTime()] : []));
   if (starts.length === 0 || ends.length === 0) return erroredVerdict(`No start and end times were recorded for ${target.description}.`);
   const duration = Math.max(...ends) - Math.min(...starts);
-  return duration <= limit
+  const v = duration <= limit
     ? verdict(true, `${target.description} took ${duration} ms (limit ${limit} ms)`)
     : verdict(false, `${target.description} took ${duration} ms, over the limit of ${limit} ms`);
+  return { ...v, score: duration };
 }
 
 function maxTokens(target: ResolvedTarget, limit: number): TVerdict {
@@ -92,9 +103,10 @@ function maxTokens(target: ResolvedTarget, limit: number): TVerdict {
   // No token data is not zero tokens: we cannot tell, so the verdict errors rather than passes.
   if (counted.length === 0) return erroredVerdict(`No token counts were recorded in ${target.description}.`);
   const total = counted.reduce((a, b) => a + b, 0);
-  return total <= limit
+  const v = total <= limit
     ? verdict(true, `${target.description} used ${total} tokens (limit ${limit})`)
     : verdict(false, `${target.description} used ${total} tokens, over the limit of ${limit}`);
+  return { ...v, score: total };
 }
 
 /** Deep JSON equality: object key order does not matter, array order does. */

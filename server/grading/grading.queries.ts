@@ -1,6 +1,7 @@
 // Database access of grading: the trace as grading reads it, grader labels, and the completion outbox.
 import type { DbClient } from "../db/client.ts";
 import { sql } from "../db/sql.ts";
+import { keepReplacedGraderLabel } from "../graders/grader-label-history.queries.ts";
 import type { TGradingSpan, TVerdict } from "./grading.schemas.ts";
 
 export interface GradingTrace {
@@ -43,16 +44,24 @@ export interface GraderLabelWrite {
   evaluatedAt: Date;
 }
 
-/** One grader label per (organization, trace, grader): a later grading replaces the row's verdict. */
+/**
+ * One grader label per (organization, trace, grader): a later grading replaces the row's verdict, score and
+ * category; the replaced row goes to the history first (docs/graders.md, "Scores and categories").
+ */
 export async function upsertGraderLabel(db: DbClient, id: string, w: GraderLabelWrite): Promise<void> {
   const v = w.verdict;
+  const now = new Date();
+  await keepReplacedGraderLabel(db, { organizationId: w.organizationId, traceId: w.traceId, graderId: w.graderId, replacedAt: now, replacedBy: null });
   await db.sql.query(sql`
-    INSERT INTO grader_labels (id, organization_id, trace_id, grader_id, grader_version, label, label_reason, failure_diagnostic, label_confidence, source, evaluated_at, updated_at)
-    VALUES (${id}::uuid, ${w.organizationId}::uuid, ${w.traceId}::uuid, ${w.graderId}::uuid, ${w.graderVersion}::integer, ${v.label}::boolean, ${v.reason}, ${v.failureDiagnostic},
-            ${v.confidence}, ${w.source}, ${w.evaluatedAt.toISOString()}::timestamptz, ${new Date().toISOString()}::timestamptz)
+    INSERT INTO grader_labels (id, organization_id, trace_id, grader_id, grader_version, label, score, category, label_reason, failure_diagnostic, label_confidence,
+                               source, decided_by, decided_via, evaluated_at, updated_at)
+    VALUES (${id}::uuid, ${w.organizationId}::uuid, ${w.traceId}::uuid, ${w.graderId}::uuid, ${w.graderVersion}::integer, ${v.label}::boolean,
+            ${v.score ?? null}::float8, ${v.category ?? null}, ${v.reason}, ${v.failureDiagnostic},
+            ${v.confidence}, ${w.source}, NULL, NULL, ${w.evaluatedAt.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz)
     ON CONFLICT (organization_id, trace_id, grader_id) DO UPDATE SET
-      grader_version = EXCLUDED.grader_version, label = EXCLUDED.label, label_reason = EXCLUDED.label_reason,
-      failure_diagnostic = EXCLUDED.failure_diagnostic, label_confidence = EXCLUDED.label_confidence, source = EXCLUDED.source,
+      grader_version = EXCLUDED.grader_version, label = EXCLUDED.label, score = EXCLUDED.score, category = EXCLUDED.category,
+      label_reason = EXCLUDED.label_reason, failure_diagnostic = EXCLUDED.failure_diagnostic, label_confidence = EXCLUDED.label_confidence,
+      source = EXCLUDED.source, decided_by = EXCLUDED.decided_by, decided_via = EXCLUDED.decided_via,
       evaluated_at = EXCLUDED.evaluated_at, updated_at = EXCLUDED.updated_at`);
 }
 

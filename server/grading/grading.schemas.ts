@@ -5,6 +5,9 @@ export interface TVerdict {
   reason: string | null;
   failureDiagnostic: string | null;
   confidence: string | null;
+  /** A score within the grader's range, or a category of its set (docs/graders.md, "Scores and categories"). */
+  score?: number | null;
+  category?: string | null;
 }
 
 export const erroredVerdict = (failureDiagnostic: string): TVerdict => ({ label: null, reason: null, failureDiagnostic, confidence: null });

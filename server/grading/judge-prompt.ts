@@ -1,6 +1,7 @@
 // What the LLM judge is asked, and how its answer is read (docs/graders.md, "LLM judge graders").
 // The prompt has a fixed budget (docs/graders.md, "LLM judge graders"): instructions ≤ 8,000 characters
 // (enforced when the grader is saved), outline ≤ 6,000, targeted content ≤ 24,000.
+import { canonicalCategory, derivesLabel, type TGraderOutput } from "../graders/grader-output.schemas.ts";
 import type { TGradingSpan, TVerdict } from "./grading.schemas.ts";
 import { findRootSpan, jsonText, type ResolvedTarget } from "./targets.ts";
 
@@ -13,11 +14,18 @@ export interface ChatMessage {
   content: string;
 }
 
-const SYSTEM = [
-  "You are an evaluator. You grade one recorded execution (a trace) of an LLM or agent application against the grader's instructions.",
-  "Answer with one JSON object and nothing else:",
-  '{"label": true if the trace passes the instructions or false if it fails, "reason": "one or two sentences", "confidence": "low" | "medium" | "high"}',
-].join("\n");
+const INTRO = "You are an evaluator. You grade one recorded execution (a trace) of an LLM or agent application against the grader's instructions.";
+const LABEL = '"label": true if the trace passes the instructions or false if it fails';
+const REST = '"reason": "one or two sentences", "confidence": "low" | "medium" | "high"';
+
+/** The system message: the JSON the judge must answer with, by what the grader records (docs/graders.md). */
+export function judgeSystemMessage(output: TGraderOutput = { type: "passFail" }): string {
+  const fields: string[] = [];
+  if (output.type === "score") fields.push(`"score": a number from ${output.min} to ${output.max} (inclusive) rating the trace against the instructions`);
+  if (output.type === "category") fields.push(`"category": exactly one of ${output.categories.map((c) => JSON.stringify(c)).join(", ")}`);
+  if (!derivesLabel(output)) fields.push(LABEL);
+  return [INTRO, "Answer with one JSON object and nothing else:", `{${[...fields, REST].join(", ")}}`].join("\n");
+}
 
 export function truncate(text: string, budget: number): string {
   if (text.length <= budget) return text;
@@ -64,7 +72,7 @@ export function targetContent(target: ResolvedTarget, outputOnly: boolean, budge
   ].join("\n\n");
 }
 
-export function buildJudgeMessages(instructions: string, spans: TGradingSpan[], content: string): ChatMessage[] {
+export function buildJudgeMessages(instructions: string, spans: TGradingSpan[], content: string, output?: TGraderOutput): ChatMessage[] {
   const root = findRootSpan(spans);
   const user = [
     `## Grader instructions\n${instructions}`,
@@ -72,22 +80,49 @@ export function buildJudgeMessages(instructions: string, spans: TGradingSpan[], 
     `## Content to grade\n${content}`,
   ].join("\n\n");
   return [
-    { role: "system", content: SYSTEM },
+    { role: "system", content: judgeSystemMessage(output) },
     { role: "user", content: user },
   ];
 }
 
 export type JudgeAnswer = { ok: true; verdict: TVerdict } | { ok: false; reason: string };
 
-/** Reads the judge's answer defensively: fenced or embedded JSON, string labels, numeric confidence. */
-export function parseJudgeAnswer(content: string): JudgeAnswer {
+/**
+ * Reads the judge's answer defensively: fenced or embedded JSON, string labels, numeric confidence. A score or
+ * category the grader asks for is read strictly: a missing, non-numeric or out-of-range score, or a category not
+ * in the set, is an error (docs/graders.md, "Scores and categories"); pass/fail then derives from it where the
+ * grader sets a threshold or passing categories.
+ */
+export function parseJudgeAnswer(content: string, output: TGraderOutput = { type: "passFail" }): JudgeAnswer {
   const parsed = extractJsonObject(content);
   const snippet = JSON.stringify(content.slice(0, 200));
   if (!parsed) return { ok: false, reason: `The judge did not answer with a JSON object: ${snippet}` };
-  const label = readLabel(parsed.label);
+  const scored = readScored(parsed, output, snippet);
+  if (!scored.ok) return scored;
+  const label = scored.label ?? readLabel(parsed.label);
   if (label === undefined) return { ok: false, reason: `The judge's answer has no boolean "label": ${snippet}` };
   const reason = typeof parsed.reason === "string" && parsed.reason.trim() ? parsed.reason.trim().slice(0, MAX_REASON_CHARS) : null;
-  return { ok: true, verdict: { label, reason, failureDiagnostic: null, confidence: readConfidence(parsed.confidence) } };
+  const extra = output.type === "passFail" ? {} : { score: scored.score, category: scored.category };
+  return { ok: true, verdict: { label, reason, failureDiagnostic: null, confidence: readConfidence(parsed.confidence), ...extra } };
+}
+
+type Scored = { ok: true; score: number | null; category: string | null; label?: boolean } | { ok: false; reason: string };
+
+function readScored(parsed: Record<string, unknown>, output: TGraderOutput, snippet: string): Scored {
+  if (output.type === "score") {
+    const score = parsed.score;
+    if (typeof score !== "number" || !Number.isFinite(score)) return { ok: false, reason: `The judge's answer has no numeric "score": ${snippet}` };
+    if (score < output.min || score > output.max) return { ok: false, reason: `The judge's score ${score} lies outside the grader's range [${output.min}, ${output.max}].` };
+    return { ok: true, score, category: null, ...(output.passThreshold !== undefined ? { label: score >= output.passThreshold } : {}) };
+  }
+  if (output.type === "category") {
+    const given = parsed.category;
+    if (typeof given !== "string") return { ok: false, reason: `The judge's answer has no "category": ${snippet}` };
+    const category = canonicalCategory(output, given);
+    if (category === null) return { ok: false, reason: `The judge's category ${JSON.stringify(given.slice(0, 100))} is not one of the grader's categories (${output.categories.join(", ")}).` };
+    return { ok: true, score: null, category, ...(output.passingCategories !== undefined ? { label: output.passingCategories.includes(category) } : {}) };
+  }
+  return { ok: true, score: null, category: null };
 }
 
 function extractJsonObject(content: string): Record<string, unknown> | null {

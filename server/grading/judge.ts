@@ -4,6 +4,7 @@
 import { getEnv } from "../env.ts";
 import { erroredVerdict, type TGradingSpan, type TVerdict } from "./grading.schemas.ts";
 import { type TTarget } from "../graders/grader-config.schemas.ts";
+import type { TGraderOutput } from "../graders/grader-output.schemas.ts";
 import { buildJudgeMessages, parseJudgeAnswer, targetContent, type ChatMessage } from "./judge-prompt.ts";
 import { createLimiter, type Limiter } from "./limiter.ts";
 import { resolveTarget } from "./targets.ts";
@@ -42,7 +43,7 @@ export function isJudgeConfigured(options: Pick<JudgeOptions, "baseUrl" | "apiKe
  * and criteria as instructions).
  */
 export async function judgeTrace(
-  config: { model: string; instructions: string; target?: TTarget },
+  config: { model: string; instructions: string; target?: TTarget; output?: TGraderOutput },
   spans: TGradingSpan[],
   options: JudgeOptions = judgeOptionsFromEnv(),
 ): Promise<TVerdict> {
@@ -52,9 +53,9 @@ export async function judgeTrace(
   if (!span) return erroredVerdict("Target value not available: the trace has no root span to read an output from.");
   if (span.contentOff) return erroredVerdict(`Target value not available: the content of span "${span.name}" was not captured (content capture is off in the sim plan).`);
   const content = targetContent(resolved.target, config.target?.kind === "output");
-  const answer = await askJudge(config.model, buildJudgeMessages(config.instructions, spans, content), options);
+  const answer = await askJudge(config.model, buildJudgeMessages(config.instructions, spans, content, config.output), options);
   if (!answer.ok) return erroredVerdict(answer.reason);
-  const parsed = parseJudgeAnswer(answer.content);
+  const parsed = parseJudgeAnswer(answer.content, config.output);
   return parsed.ok ? parsed.verdict : erroredVerdict(parsed.reason);
 }
 

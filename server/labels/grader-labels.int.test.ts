@@ -52,8 +52,8 @@ describe("grader labels", () => {
     const res = await read(`?traceIds=${t2.id},${t1.id}`);
     expect(res.status).toBe(200);
     expect(res.body.labels).toEqual([
-      { traceId: t2.id, graderId: archived.id, graderName: "old", graderStatus: "archived", graderVersion: 1, label: false, labelReason: null, failureDiagnostic: null, labelConfidence: null, source: "human", evaluatedAt: expect.any(String) },
-      { traceId: t1.id, graderId: active.id, graderName: "polite", graderStatus: "active", graderVersion: 3, label: true, labelReason: "kind words", failureDiagnostic: null, labelConfidence: "High", source: "live_grader", evaluatedAt: expect.any(String) },
+      { traceId: t2.id, graderId: archived.id, graderName: "old", graderStatus: "archived", graderVersion: 1, label: false, labelReason: null, failureDiagnostic: null, labelConfidence: null, source: "human", evaluatedAt: expect.any(String), score: null, category: null },
+      { traceId: t1.id, graderId: active.id, graderName: "polite", graderStatus: "active", graderVersion: 3, label: true, labelReason: "kind words", failureDiagnostic: null, labelConfidence: "High", source: "live_grader", evaluatedAt: expect.any(String), score: null, category: null },
     ]);
     // Both filters narrow the result.
     const both = await read(`?traceIds=${t1.id},${t2.id}&graderId=${active.id}`);

@@ -44,6 +44,8 @@ export async function findGraderLabels(db: Database, organizationId: string, que
         labelConfidence: r.labelConfidence,
         source: r.source as TGraderLabel["source"],
         evaluatedAt: r.evaluatedAt?.toISOString() ?? null,
+        score: r.score,
+        category: r.category,
       }];
     }),
   };

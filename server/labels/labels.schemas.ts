@@ -148,8 +148,60 @@ export const ZGraderLabel = z.object({
   labelConfidence: z.string().nullable(),
   source: z.enum(["human", "live_grader"]),
   evaluatedAt: z.string().nullable(),
+  /** Our extension (docs/api/labels.md, "Scores"): the score or category beside the label; null when none. */
+  score: z.number().nullable(),
+  category: z.string().nullable(),
 });
 export type TGraderLabel = z.infer<typeof ZGraderLabel>;
+
+/**
+ * One score, category or pass/fail a person (or an agent, through a user's key) records on a grader for a trace
+ * (docs/api/labels.md, "POST /api/sdk/graderLabels"). Checked against the grader's declared output.
+ */
+export const ZGraderLabelWrite = z
+  .object({
+    traceId: ZTraceRef,
+    graderId: ZUuid,
+    label: z.boolean().nullable().optional(),
+    score: z.number().finite("must be a finite number").nullable().optional(),
+    category: z.string().trim().min(1, "must not be empty").max(100).nullable().optional(),
+    reason: z.string().max(2_000, "must be at most 2000 characters").nullable().optional(),
+  })
+  .strict()
+  .refine((e) => e.label != null || e.score != null || e.category != null, { path: ["label"], message: "give a label, a score or a category" });
+export type TGraderLabelWrite = z.infer<typeof ZGraderLabelWrite>;
+export const ZGraderLabelWritesBody = z.object({ labels: z.array(ZGraderLabelWrite).min(1, VERDICTS).max(200, VERDICTS) }).strict();
+
+export const ZGraderLabelWritten = z.object({
+  traceId: z.string(),
+  graderId: z.string(),
+  label: z.boolean().nullable(),
+  score: z.number().nullable(),
+  category: z.string().nullable(),
+  action: z.literal("set"),
+});
+export const ZGraderLabelWritesResponse = z.object({ labels: z.array(ZGraderLabelWritten) });
+
+/** A grader label of a trace as it is now or was before a later write replaced it (the trace page's history). */
+export const ZGraderLabelHistoryEntry = z.object({
+  id: z.string().nullable(),
+  graderId: z.string(),
+  graderName: z.string().nullable(),
+  graderVersion: z.number().int(),
+  label: z.boolean().nullable(),
+  score: z.number().nullable(),
+  category: z.string().nullable(),
+  reason: z.string().nullable(),
+  failureDiagnostic: z.string().nullable(),
+  source: z.enum(["human", "live_grader"]),
+  /** A human label's author (name or email); null for a grading. */
+  decidedBy: z.string().nullable(),
+  decidedVia: z.string().nullable(),
+  evaluatedAt: z.string().nullable(),
+  state: z.enum(["current", "replaced"]),
+  replacedAt: z.string().nullable(),
+});
+export type TGraderLabelHistoryEntry = z.infer<typeof ZGraderLabelHistoryEntry>;
 export const ZGraderLabelsResponse = z.object({ labels: z.array(ZGraderLabel) });
 
 /** One verdict of a trace's history (the console's trace page; docs/graders.md, "Verdict history"). */

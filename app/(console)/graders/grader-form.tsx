@@ -1,5 +1,5 @@
 "use client";
-// The grader form: target and check for rule graders, model and instructions for LLM judges.
+// The grader form: target and check for rule graders, model and instructions for LLM judges; what either records.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button.tsx";
@@ -11,6 +11,7 @@ import { CheckFields, checkFromConfig, toCheck, type CheckState } from "@/compon
 import { TargetPicker, targetFromConfig, toTarget, type TargetState } from "@/components/target-picker.tsx";
 import type { Grader } from "./graders-list.tsx";
 import { OnlineFields, onlineFromConfig, toOnline, type OnlineState } from "./online-fields.tsx";
+import { OutputFields, outputFromConfig, toOutput, type OutputState } from "./output-fields.tsx";
 
 export function GraderDialog({ grader, onClose, onOpenExisting }: {
   grader: Grader | null;
@@ -32,6 +33,7 @@ export function GraderDialog({ grader, onClose, onOpenExisting }: {
   const [target, setTarget] = useState<TargetState>(targetFromConfig(config.target));
   const [check, setCheck] = useState<CheckState>(checkFromConfig(config.check));
   const [online, setOnline] = useState<OnlineState>(onlineFromConfig(config.online));
+  const [output, setOutput] = useState<OutputState>(outputFromConfig(config.output));
   const done = async () => {
     await Promise.all([queryClient.invalidateQueries({ queryKey: trpc.graders.list.queryKey() }), queryClient.invalidateQueries({ queryKey: trpc.graders.versions.queryKey() })]);
     onClose();
@@ -54,10 +56,12 @@ export function GraderDialog({ grader, onClose, onOpenExisting }: {
     event.preventDefault();
     if (judgeMissing && !confirmedNoJudge) { setConfirmedNoJudge(true); return; }
     const sampling = toOnline(online);
+    const recorded = toOutput(output);
     const cfg = {
       ...(form.kind === "rule"
         ? { target: toTarget(target), check: toCheck(check) }
         : { model: form.model, instructions: form.instructions, target: toTarget(target) }),
+      ...(recorded ? { output: recorded } : {}),
       ...(sampling ? { online: sampling } : {}),
     };
     const body = { name: form.name, traceFunctionKey: form.traceFunctionKey, kind: form.kind, config: cfg, live: form.live };
@@ -81,6 +85,7 @@ export function GraderDialog({ grader, onClose, onOpenExisting }: {
             <Field label="Instructions" hint="What makes a trace pass or fail.">{(id) => <Textarea id={id} required value={form.instructions} onChange={set("instructions")} />}</Field>
           </>
         )}
+        <OutputFields value={output} onChange={setOutput} kind={form.kind} />
         <OnlineFields value={online} onChange={setOnline} />
         <label className="flex items-center gap-2 text-sm text-zinc-700">
           <input type="checkbox" checked={form.live} onChange={(e) => setForm((f) => ({ ...f, live: e.target.checked }))} /> Grade every new trace of this function (live)

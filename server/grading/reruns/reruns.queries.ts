@@ -164,11 +164,11 @@ export async function findLatestRerun(db: DbClient, organizationId: string, subj
 export function selectRerunResults(db: DbClient, organizationId: string, runId: string, take: number) {
   return db.sql.query<{
     trace_id: string; trace_name: string | null; grader_id: string; grader_name: string | null; graded: boolean | null;
-    label: boolean | null; label_reason: string | null; failure_diagnostic: string | null;
+    label: boolean | null; label_reason: string | null; failure_diagnostic: string | null; score: number | null; category: string | null;
   }>(sql`
     SELECT i.trace_id::text AS trace_id, COALESCE(NULLIF(t.name, ''), t.trace_function_key) AS trace_name,
       i.grader_id::text AS grader_id, g.name AS grader_name, i.graded,
-      l.label, l.label_reason, l.failure_diagnostic
+      l.label, l.label_reason, l.failure_diagnostic, l.score, l.category
     FROM grader_rerun_items i
     LEFT JOIN traces t ON t.organization_id = i.organization_id AND t.id = i.trace_id
     LEFT JOIN graders g ON g.organization_id = i.organization_id AND g.id = i.grader_id

@@ -116,7 +116,7 @@ const RESULT_ROWS = 1000;
 export interface TRerunTraceResult {
   traceId: string;
   traceName: string | null;
-  graders: { graderId: string; graderName: string | null; graded: boolean | null; label: boolean | null; reason: string | null }[];
+  graders: { graderId: string; graderName: string | null; graded: boolean | null; label: boolean | null; reason: string | null; score: number | null; category: string | null }[];
 }
 
 /**
@@ -134,7 +134,8 @@ export async function getRerunWithResults(db: Database, organizationId: string, 
   const byTrace = new Map<string, TRerunTraceResult>();
   for (const r of rows) {
     const entry = byTrace.get(r.trace_id) ?? { traceId: r.trace_id, traceName: r.trace_name, graders: [] };
-    entry.graders.push({ graderId: r.grader_id, graderName: r.grader_name, graded: r.graded, label: r.graded ? r.label : null, reason: r.label_reason ?? r.failure_diagnostic });
+    entry.graders.push({ graderId: r.grader_id, graderName: r.grader_name, graded: r.graded, label: r.graded ? r.label : null, reason: r.label_reason ?? r.failure_diagnostic,
+      score: r.graded ? r.score : null, category: r.graded ? r.category : null });
     byTrace.set(r.trace_id, entry);
   }
   return { run: shown, results: [...byTrace.values()] };

@@ -126,6 +126,44 @@ export function selectGraderBuckets(db: DbClient, s: TDashboardScope) {
     GROUP BY g.grader_id, 3 ORDER BY 2, 3`);
 }
 
+export interface TGraderScoreBucketRow {
+  graderId: string;
+  name: string | null;
+  bucket: Date;
+  /** null on the row of a bucket's scores; the category on a row counting one category. */
+  category: string | null;
+  /** Scored (or, on a category row, categorised) labels. */
+  count: number;
+  mean: number | null;
+  min: number | null;
+  p25: number | null;
+  p50: number | null;
+  p75: number | null;
+  max: number | null;
+}
+
+/**
+ * Each grader's score distribution per interval (by the start of the traces it graded), and its category counts
+ * (docs/dashboard.md, "Scores"): one row per (grader, bucket) with the scores' quantiles, and one per
+ * (grader, bucket, category). A clean function of the scope, for the dashboard and for alerts.
+ */
+export function selectGraderScoreBuckets(db: DbClient, s: TDashboardScope) {
+  return db.sql.query<TGraderScoreBucketRow>(sql`
+    SELECT g.grader_id::text AS "graderId", min(gr.name) AS name, ${bucketOf(s)} AS bucket, g.category,
+      count(*)::int AS count, avg(g.score)::float8 AS mean, min(g.score)::float8 AS min,
+      percentile_cont(0.25) WITHIN GROUP (ORDER BY g.score)::float8 AS p25,
+      percentile_cont(0.5) WITHIN GROUP (ORDER BY g.score)::float8 AS p50,
+      percentile_cont(0.75) WITHIN GROUP (ORDER BY g.score)::float8 AS p75,
+      max(g.score)::float8 AS max
+    FROM traces t
+    JOIN grader_labels g ON g.organization_id = t.organization_id AND g.trace_id = t.id AND (g.score IS NOT NULL OR g.category IS NOT NULL)
+    LEFT JOIN graders gr ON gr.organization_id = g.organization_id AND gr.id = g.grader_id
+    WHERE ${tracesIn(s)}
+    GROUP BY GROUPING SETS ((g.grader_id, 3), (g.grader_id, 3, g.category))
+    HAVING (GROUPING(g.category) = 1 AND count(g.score) > 0) OR (GROUPING(g.category) = 0 AND g.category IS NOT NULL)
+    ORDER BY 1, 3, 4`);
+}
+
 export interface TVerdictRow {
   source: string;
   label: boolean;

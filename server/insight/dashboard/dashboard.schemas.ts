@@ -13,5 +13,5 @@ export const ZDashboardInput = z
 export type TDashboardInput = z.output<typeof ZDashboardInput>;
 
 /** The charts the dashboard draws, each one statement (the bench times each). */
-export const DASHBOARD_CHARTS = ["volume", "functions", "usage", "graders", "verdicts", "replays"] as const;
+export const DASHBOARD_CHARTS = ["volume", "functions", "usage", "graders", "scores", "verdicts", "replays"] as const;
 export type TDashboardChart = (typeof DASHBOARD_CHARTS)[number];

@@ -146,6 +146,54 @@ export async function gradersChart(db: DbClient, s: q.TDashboardScope) {
   }));
 }
 
+/**
+ * Each grader's score distribution over time (quartiles, mean, range) and category counts, for graders that
+ * record a score or a category (docs/dashboard.md, "Scores"). Buckets without scores read null.
+ */
+export async function scoresChart(db: DbClient, s: q.TDashboardScope) {
+  const rows = await q.selectGraderScoreBuckets(db, s);
+  const graders = new Map<string, { graderId: string; name: string; scored: number; categories: Map<string, number>; points: Map<number, { score?: q.TGraderScoreBucketRow; categories: Record<string, number> }> }>();
+  for (const r of rows) {
+    const g = graders.get(r.graderId) ?? { graderId: r.graderId, name: r.name ?? r.graderId, scored: 0, categories: new Map(), points: new Map() };
+    const at = new Date(r.bucket).getTime();
+    const point = g.points.get(at) ?? { categories: {} };
+    if (r.category === null) {
+      point.score = r;
+      g.scored += r.count;
+    } else {
+      point.categories[r.category] = r.count;
+      g.categories.set(r.category, (g.categories.get(r.category) ?? 0) + r.count);
+    }
+    g.points.set(at, point);
+    graders.set(r.graderId, g);
+  }
+  const bounds = bucketBounds(s);
+  return [...graders.values()].map((g) => ({
+    graderId: g.graderId,
+    name: g.name,
+    scored: g.scored,
+    categories: Object.fromEntries(g.categories),
+    link: { ...rangeLink(s), grader: g.graderId } satisfies TTraceLink,
+    points: bounds.map(({ start, end }) => {
+      const p = g.points.get(start.getTime());
+      const sc = p?.score;
+      return {
+        start: iso(start),
+        end: iso(end),
+        count: sc?.count ?? 0,
+        mean: sc?.mean ?? null,
+        min: sc?.min ?? null,
+        p25: sc?.p25 ?? null,
+        p50: sc?.p50 ?? null,
+        p75: sc?.p75 ?? null,
+        max: sc?.max ?? null,
+        categories: p?.categories ?? {},
+        link: { from: iso(start), to: iso(end), ...fnOf(s), grader: g.graderId } satisfies TTraceLink,
+      };
+    }),
+  }));
+}
+
 export async function verdictsChart(db: DbClient, s: q.TDashboardScope) {
   const rows = await q.selectVerdicts(db, s);
   return rows.map((r) => {
@@ -174,6 +222,7 @@ const CHARTS = {
   functions: functionsChart,
   usage: usageChart,
   graders: gradersChart,
+  scores: scoresChart,
   verdicts: verdictsChart,
   replays: replaysChart,
 } satisfies Record<TDashboardChart, (db: DbClient, s: q.TDashboardScope) => Promise<unknown>>;
@@ -186,14 +235,15 @@ export function getDashboardChart(db: DbClient, organizationId: string, input: T
 /** Every chart of the dashboard, read at once. */
 export async function getDashboard(db: DbClient, organizationId: string, input: TDashboardInput) {
   const s = scopeOf(organizationId, input);
-  const [volume, functions, usage, graders, verdicts, replays] = await Promise.all([
+  const [volume, functions, usage, graders, scores, verdicts, replays] = await Promise.all([
     volumeChart(db, s),
     functionsChart(db, s),
     usageChart(db, s),
     gradersChart(db, s),
+    scoresChart(db, s),
     verdictsChart(db, s),
     replaysChart(db, s),
   ]);
-  return { from: iso(s.from), to: iso(s.to), traceFunctionKey: s.traceFunctionKey ?? null, stepSeconds: s.stepSeconds, volume, functions, usage, graders, verdicts, replays };
+  return { from: iso(s.from), to: iso(s.to), traceFunctionKey: s.traceFunctionKey ?? null, stepSeconds: s.stepSeconds, volume, functions, usage, graders, scores, verdicts, replays };
 }
 export type TDashboard = Awaited<ReturnType<typeof getDashboard>>;

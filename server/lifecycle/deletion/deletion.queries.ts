@@ -17,6 +17,7 @@ export async function deleteTraceRows(db: DbClient, organizationId: string, ids:
       SELECT a.id FROM assertions a WHERE a.organization_id = ${org} AND a.trace_id = ANY(${traces})))`);
   await db.sql.query(sql`DELETE FROM assertions WHERE organization_id = ${org} AND trace_id = ANY(${traces})`);
   await db.sql.query(sql`DELETE FROM grader_labels WHERE organization_id = ${org} AND trace_id = ANY(${traces})`);
+  await db.sql.query(sql`DELETE FROM grader_label_history WHERE organization_id = ${org} AND trace_id = ANY(${traces})`);
   await db.sql.query(sql`DELETE FROM dataset_traces WHERE organization_id = ${org} AND trace_id = ANY(${traces})`);
   await db.sql.query(sql`DELETE FROM grader_rerun_items WHERE organization_id = ${org} AND trace_id = ANY(${traces})`);
   await db.sql.query(sql`DELETE FROM experiment_items WHERE organization_id = ${org} AND original_trace_id = ANY(${traces})`);

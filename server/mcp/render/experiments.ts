@@ -21,7 +21,11 @@ export function renderExperimentReport(r: TExperimentReport): string {
   const d = r.delta;
   lines.push(`Delta against originals: ${d.fixed} fixed, ${d.regressed} regressed, ${d["still-passing"]} still passing, ${d["still-failing"]} still failing, ${d.unpaired} unpaired`);
   lines.push(r.graders.length ? "Graders:" : "Graders: none graded");
-  for (const g of r.graders) lines.push(`- ${g.graderName ?? g.graderId} [${g.graderId}]: pass rate ${pct(g.passRate)} (${g.passed} passed, ${g.failed} failed, ${g.errored} errored)`);
+  for (const g of r.graders) {
+    const scores = g.scored > 0 ? `; mean score ${Number(g.meanScore!.toFixed(3))} over ${g.scored}` : "";
+    const categories = Object.entries(g.categories).map(([c, n]) => `${c} ${n}`).join(", ");
+    lines.push(`- ${g.graderName ?? g.graderId} [${g.graderId}]: pass rate ${pct(g.passRate)} (${g.passed} passed, ${g.failed} failed, ${g.errored} errored)${scores}${categories ? `; categories: ${categories}` : ""}`);
+  }
   lines.push(r.assertions.length ? "Assertions:" : "Assertions: none scored");
   for (const a of r.assertions) {
     lines.push(`- [ID: ${a.assertionId}] ${a.assertion}: ${a.passed} passed, ${a.failed} failed, ${a.errored} errored, ${a.unlabeled} unlabeled`);

@@ -1,11 +1,20 @@
 // Text form of a grader: name, id, kind, status, version and what it checks; and what a save did to it.
+import { outputOf, type TGraderOutput } from "../../graders/grader-output.schemas.ts";
 import type { TGrader, TGraderAuthor, TGraderVersion, TSaveGraderResponse } from "../../graders/graders.schemas.ts";
 import { asText, cut } from "./text.ts";
 
 export function graderLine(g: TGrader): string {
   const config = g.config as { model?: string; instructions?: string };
   const what = g.kind === "llm_judge" ? `model ${config.model}; ${cut(config.instructions ?? "", 400, "full text in the grader's config")}` : cut(asText(g.config), 400, "full config over REST");
-  return `${g.name} [ID: ${g.id}] · ${g.traceFunctionKey} · ${g.kind} · ${g.status}${g.live ? " · live" : ""} · version ${g.version}\n  ${what.replace(/\n+/g, " / ")}`;
+  const output = outputText(outputOf(g.config));
+  return `${g.name} [ID: ${g.id}] · ${g.traceFunctionKey} · ${g.kind} · ${g.status}${g.live ? " · live" : ""} · version ${g.version}${output ? ` · ${output}` : ""}\n  ${what.replace(/\n+/g, " / ")}`;
+}
+
+/** What a grader records besides pass/fail (docs/graders.md, "Scores and categories"); empty for pass/fail only. */
+export function outputText(o: TGraderOutput): string {
+  if (o.type === "score") return `score ${o.min}–${o.max}${o.passThreshold !== undefined ? `, passes at ${o.passThreshold} or more` : ""}`;
+  if (o.type === "category") return `categories ${o.categories.join(" | ")}${o.passingCategories ? `, passing: ${o.passingCategories.join(" | ") || "none"}` : ""}`;
+  return "";
 }
 
 export function authorText(a: TGraderAuthor): string {

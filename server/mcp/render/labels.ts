@@ -26,10 +26,21 @@ export function renderGraderLabels(labels: TGraderLabel[]): string {
   if (labels.length === 0) return "No grader labels.";
   const lines = [`Grader labels (${labels.length}):`];
   for (const l of labels) {
-    lines.push(`- trace ${l.traceId} · grader ${l.graderName ?? l.graderId} (${l.graderId}, ${l.graderStatus}, version ${l.graderVersion}): ${l.label === null ? "errored" : verdictWord(l.label)} [${l.source}${l.evaluatedAt ? `, ${l.evaluatedAt}` : ""}]`);
+    const outcome = l.label === null ? (l.failureDiagnostic !== null || (l.score === null && l.category === null) ? "errored" : "no pass/fail") : verdictWord(l.label);
+    const scored = l.score !== null ? `, score ${l.score}` : l.category !== null ? `, category "${l.category}"` : "";
+    lines.push(`- trace ${l.traceId} · grader ${l.graderName ?? l.graderId} (${l.graderId}, ${l.graderStatus}, version ${l.graderVersion}): ${outcome}${scored} [${l.source}${l.evaluatedAt ? `, ${l.evaluatedAt}` : ""}]`);
     if (l.labelReason) lines.push(`  Reason: ${l.labelReason}`);
     if (l.failureDiagnostic) lines.push(`  Diagnostic: ${l.failureDiagnostic}`);
     if (l.labelConfidence) lines.push(`  Confidence: ${l.labelConfidence}`);
+  }
+  return lines.join("\n");
+}
+
+export function renderGraderLabelWrites(labels: { traceId: string; graderId: string; label: boolean | null; score: number | null; category: string | null }[]): string {
+  const lines = [`Recorded ${labels.length} grader label(s):`];
+  for (const l of labels) {
+    const scored = l.score !== null ? `score ${l.score}` : l.category !== null ? `category "${l.category}"` : null;
+    lines.push(`- trace ${l.traceId} · grader ${l.graderId}: ${[scored, l.label === null ? "no pass/fail" : verdictWord(l.label)].filter(Boolean).join(", ")}`);
   }
   return lines.join("\n");
 }

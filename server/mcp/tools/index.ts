@@ -21,6 +21,7 @@ import { saveAgentLabelsTool } from "./save-agent-labels.ts";
 import { saveDatasetTool } from "./save-dataset.ts";
 import { saveGraderTool } from "./save-grader.ts";
 import { saveHumanLabelsTool } from "./save-human-labels.ts";
+import { saveGraderLabelsTool } from "./save-grader-labels.ts";
 import { searchTracesTool } from "./search-traces.ts";
 import { getSimPlanTool } from "./get-sim-plan.ts";
 import { saveSimPlanTool } from "./save-sim-plan.ts";
@@ -65,6 +66,7 @@ export const TOOLS = [
   saveAgentLabelsTool,
   saveHumanLabelsTool,
   getGraderLabelsTool,
+  saveGraderLabelsTool,
   // Graders and datasets
   listGradersTool,
   saveGraderTool,

@@ -122,7 +122,7 @@ describe("experiments and groups", () => {
     const done = await untilDone(() => req(getExperimentRerun, { params: { id: e.id }, path: `/api/sdk/experiments/${e.id}/rerunGraders?runId=${started.run.id}` }));
     expect(done).toMatchObject({ status: "completed", result: { tracesGraded: 1, gradersRun: 1 } });
     const report = (await req(getExperimentById, { params: { id: e.id } })).body;
-    expect(report.graders).toEqual([{ graderId: grader, graderName: "no errors", passed: 1, failed: 0, errored: 0, passRate: 1 }]);
+    expect(report.graders).toEqual([{ graderId: grader, graderName: "no errors", passed: 1, failed: 0, errored: 0, passRate: 1, scored: 0, meanScore: null, categories: {} }]);
     expect((await req(postExperimentRemoveGraders, { params: { id: e.id }, body: { graderIds: [grader] } })).body.graderIds).toEqual([]);
 
     const groupId = (await req(postExperimentGroup, { body: { experimentIds: [e.id] } })).body.group.id;

@@ -24,7 +24,11 @@ export interface TExperimentReport {
   group: { id: string; name: string | null } | null;
   totals: { replays: number; completed: number; failed: number; pending: number; passing: number; failing: number; unlabeled: number };
   delta: Record<TReplayVerdict, number>;
-  graders: { graderId: string; graderName: string | null; passed: number; failed: number; errored: number; passRate: number | null }[];
+  /** `scored`, `meanScore` and `categories`: the graders' scores and categories (docs/graders.md, "Scores and categories"). */
+  graders: {
+    graderId: string; graderName: string | null; passed: number; failed: number; errored: number; passRate: number | null;
+    scored: number; meanScore: number | null; categories: Record<string, number>;
+  }[];
   assertions: { assertionId: string; assertion: string; passed: number; failed: number; errored: number; unlabeled: number; results: TAssertionResult[] }[];
 }
 
@@ -51,10 +55,15 @@ export async function getExperimentReport(db: Database, organizationId: string, 
         else totals.unlabeled += 1;
         delta[item.original ? classifyReplay(labelOf(item.original.verdict), label) : "unpaired"] += 1;
         for (const l of replay.graderLabels) {
-          const s = graders.get(l.graderId) ?? { graderId: l.graderId, graderName: l.graderName, passed: 0, failed: 0, errored: 0, passRate: null };
+          const s = graders.get(l.graderId) ?? { graderId: l.graderId, graderName: l.graderName, passed: 0, failed: 0, errored: 0, passRate: null, scored: 0, meanScore: null, categories: {} };
           if (l.label === true) s.passed += 1;
           else if (l.label === false) s.failed += 1;
-          else s.errored += 1;
+          else if (l.failureDiagnostic !== null || (l.score === null && l.category === null)) s.errored += 1;
+          if (l.score !== null) {
+            s.meanScore = ((s.meanScore ?? 0) * s.scored + l.score) / (s.scored + 1);
+            s.scored += 1;
+          }
+          if (l.category !== null) s.categories[l.category] = (s.categories[l.category] ?? 0) + 1;
           graders.set(l.graderId, s);
         }
         for (const a of replay.verdict?.assertions ?? []) {

@@ -146,7 +146,7 @@ describe("console dataset and grader procedures", () => {
     expect((await caller.datasets.rerun({ id: dataset.id })).results).toEqual([
       {
         traceId, traceName: expect.any(String), preview: { input: '["Where is order 1042?"]', output: "In transit" },
-        graders: [{ graderId: grader.id, graderName: "results grader", graded: null, label: null, reason: null }],
+        graders: [{ graderId: grader.id, graderName: "results grader", graded: null, label: null, reason: null, score: null, category: null }],
       },
     ]);
     // The run finishes (as the grading worker leaves it): no run is active any more, the page still shows it.
@@ -155,6 +155,6 @@ describe("console dataset and grader procedures", () => {
     await db().prisma.graderRerun.updateMany({ where: { id: started.run.id }, data: { status: "completed", tracesGraded: 1, gradersRun: 1 } });
     const after = await caller.datasets.rerun({ id: dataset.id });
     expect(after.run).toMatchObject({ id: started.run.id, status: "completed" });
-    expect(after.results[0]!.graders).toEqual([{ graderId: grader.id, graderName: "results grader", graded: true, label: false, reason: "an error span" }]);
+    expect(after.results[0]!.graders).toEqual([{ graderId: grader.id, graderName: "results grader", graded: true, label: false, reason: "an error span", score: null, category: null }]);
   });
 });

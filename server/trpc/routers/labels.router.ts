@@ -8,6 +8,9 @@ import { getTrace } from "../../traces/traces.service.ts";
 import { findVerdictRecords, reviewAgentVerdict, undoHumanVerdict } from "../../labels/verdicts.service.ts";
 import { saveAgentLabels, saveHumanLabels } from "../../labels/trace-labels.service.ts";
 import { findVerdictHistory } from "../../labels/verdict-history.service.ts";
+import { saveGraderLabels, undoGraderLabel } from "../../labels/grader-label-writes.service.ts";
+import { findTraceGraderLabelHistory } from "../../labels/grader-label-history.service.ts";
+import { ZGraderLabelWrite } from "../../labels/labels.schemas.ts";
 
 const ZTarget = z.object({ traceId: ZUuid, assertionId: ZUuid.nullable().default(null) });
 
@@ -39,6 +42,24 @@ export const labelsRouter = router({
   history: protectedProcedure
     .input(z.object({ traceId: ZUuid }))
     .query(({ ctx, input }) => findVerdictHistory(ctx.db, ctx.auth.organizationId, input.traceId)),
+
+  /** A person's pass/fail, score or category on a grader (docs/graders.md, "Scores and categories"). */
+  saveGraderLabel: allowed("label")
+    .input(ZGraderLabelWrite)
+    .mutation(async ({ ctx, input }) => {
+      const { labels } = await saveGraderLabels(ctx.db, { organizationId: ctx.auth.organizationId, userId: ctx.auth.userId, via: "console" }, [input]);
+      return labels[0]!;
+    }),
+
+  /** Undo of a person's grader label: the label it replaced is current again. */
+  undoGraderLabel: allowed("label")
+    .input(z.object({ traceId: ZUuid, graderId: ZUuid }))
+    .mutation(({ ctx, input }) => undoGraderLabel(ctx.db, { organizationId: ctx.auth.organizationId, userId: ctx.auth.userId, via: "console" }, input)),
+
+  /** The trace's grader labels: current ones, then those later writes replaced, newest first. */
+  graderHistory: protectedProcedure
+    .input(z.object({ traceId: ZUuid }))
+    .query(({ ctx, input }) => findTraceGraderLabelHistory(ctx.db, ctx.auth.organizationId, input.traceId)),
 
   review: allowed("label")
     .input(ZTarget.extend({ approve: z.boolean() }))

@@ -20,7 +20,7 @@ export function RerunResults({ results }: { results: Result[] }) {
           <span className="flex flex-wrap gap-1">
             {t.graders.map((g) => (
               <Badge key={g.graderId} title={g.reason ?? undefined} tone={g.graded === null ? "neutral" : !g.graded ? "warn" : g.label === null ? "warn" : g.label ? "pass" : "fail"}>
-                {g.graderName ?? g.graderId.slice(0, 8)}: {g.graded === null ? "waiting" : !g.graded ? "not graded" : g.label === null ? "errored" : g.label ? "pass" : "fail"}
+                {g.graderName ?? g.graderId.slice(0, 8)}: {g.graded === null ? "waiting" : !g.graded ? "not graded" : g.label === null ? (g.score !== null || g.category !== null ? "scored" : "errored") : g.label ? "pass" : "fail"}{g.score !== null ? ` · score ${g.score}` : g.category !== null ? ` · ${g.category}` : ""}
               </Badge>
             ))}
           </span>

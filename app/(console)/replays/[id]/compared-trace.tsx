@@ -73,7 +73,10 @@ function Verdicts({ trace }: { trace: ComparedTrace }) {
           {trace.graderLabels.map((g) => (
             <li key={g.graderId} className="flex items-start justify-between gap-2 rounded bg-zinc-50 px-2 py-1.5" title={g.labelReason ?? g.failureDiagnostic ?? undefined}>
               <span className="min-w-0 break-words">Grader {g.graderName}</span>
-              {g.label === null ? <Badge tone="warn">errored</Badge> : <Badge tone={g.label ? "pass" : "fail"}>{g.label ? "pass" : "fail"}</Badge>}
+              <span className="flex items-center gap-1">
+                {g.score !== null ? <Badge tone="accent">score {g.score}</Badge> : g.category !== null ? <Badge tone="accent">{g.category}</Badge> : null}
+                {g.label === null ? (g.score === null && g.category === null ? <Badge tone="warn">errored</Badge> : null) : <Badge tone={g.label ? "pass" : "fail"}>{g.label ? "pass" : "fail"}</Badge>}
+              </span>
             </li>
           ))}
         </ul>

@@ -3,7 +3,6 @@
 // (below it on narrow ones), then assertions, grader labels and the trace's metadata.
 import { Link } from "@/components/ui/link.tsx";
 import { useEffect, useState } from "react";
-import { Badge } from "@/components/ui/badge.tsx";
 import { Card, CardHeader } from "@/components/ui/card.tsx";
 import { formatDateTime, formatDuration, formatNumber, formatUsd } from "@/components/ui/format.ts";
 import { PageHeader } from "@/components/ui/page-header.tsx";
@@ -14,6 +13,7 @@ import { AddToDatasetButton } from "../../_components/add-to-dataset.tsx";
 import { TraceLifecycleActions } from "../delete-traces.tsx";
 import { SpanPanel } from "./span-panel.tsx";
 import { TraceAssertions } from "./trace-assertions.tsx";
+import { GraderLabels } from "./grader-labels.tsx";
 import { VerdictHistory } from "./verdict-history.tsx";
 import { VerdictPanel } from "./verdict-panel.tsx";
 import { Waterfall } from "./waterfall.tsx";
@@ -78,7 +78,7 @@ export function TraceView({ id }: { id: string }) {
         </div>
         <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
           <TraceAssertions data={query.data} />
-          <GraderLabels labels={query.data.graderLabels} />
+          <GraderLabels data={query.data} />
           <VerdictHistory traceId={trace.id} />
           {Object.keys(trace.metadata).length > 0 || trace.contexts.length > 0 ? (
             <Card className="min-w-0">
@@ -132,28 +132,4 @@ function sourceOf(data: TraceData): string {
   if (source !== "otel") return source ? `Reprise SDK (${source})` : "Reprise SDK";
   const conventions = [...new Set(data.waterfall.instrumentations.map((i) => CONVENTION_NAMES[i]).filter(Boolean))];
   return `OpenTelemetry${conventions.length ? ` · ${conventions.join(", ")}` : ""}`;
-}
-
-function GraderLabels({ labels }: { labels: TraceData["graderLabels"] }) {
-  return (
-    <Card>
-      <CardHeader title="Grader labels" description="Verdicts of the automated graders on this trace." />
-      {labels.length === 0 ? (
-        <p className="px-4 py-3 text-sm text-zinc-500">No grader has labelled this trace. Graders run when a trace completes, or from a dataset re-run.</p>
-      ) : (
-        <ul className="divide-y divide-zinc-100">
-          {labels.map((l) => (
-            <li key={l.graderId} className="space-y-1 px-4 py-2.5">
-              <div className="flex items-center justify-between gap-2">
-                <span className="font-medium">{l.graderName ?? l.graderId} <span className="text-xs font-normal text-zinc-500">version {l.graderVersion}</span></span>
-                {l.label === null ? <Badge tone="warn">errored</Badge> : <Badge tone={l.label ? "pass" : "fail"}>{l.label ? "pass" : "fail"}</Badge>}
-              </div>
-              {l.labelReason ? <p className="text-xs text-zinc-600">{l.labelReason}</p> : null}
-              {l.failureDiagnostic ? <p className="text-xs text-amber-800">{l.failureDiagnostic}</p> : null}
-            </li>
-          ))}
-        </ul>
-      )}
-    </Card>
-  );
 }
