@@ -16,6 +16,8 @@ const TEXT_FILE = /\.(ts|tsx|mts|mjs|cjs|js|md|prisma|proto|sql|py|go|rb|json|ya
 const FORBIDDEN: { pattern: RegExp; why: string }[] = [
   { pattern: /http-interface(\.md)?|wire-facts|mcp-contract|\bdecisions\.md|\bSTYLE\.md/, why: "cites a document outside the repository" },
   { pattern: /\bissues? #?\d+\b/i, why: "cites an issue number" },
+  // A merge's conflict markers committed by mistake (a Markdown file has no compiler to catch them).
+  { pattern: /^(<{7}|>{7})( |$)/, why: "holds a merge conflict marker" },
 ];
 
 /** `<file>.md, "<section>"` (also `<file>.md ("<section>")`), the form citations of a section take. */
