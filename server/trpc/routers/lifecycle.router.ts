@@ -40,12 +40,12 @@ export const lifecycleRouter = router({
   pin: protectedProcedure.input(z.object({ traceId: ZUuid })).query(({ ctx, input }) => getTracePin(ctx.db, ctx.auth.organizationId, input.traceId)),
   setPin: allowed("curate")
     .input(z.object({ traceId: ZUuid, pinned: z.boolean() }))
-    .mutation(({ ctx, input }) => setTracePin(ctx.db, ctx.auth, input.traceId, input.pinned)),
+    .mutation(({ ctx, input }) => setTracePin(ctx.db, ctx.auth, ctx.actor, input.traceId, input.pinned)),
 
   retention: protectedProcedure.query(({ ctx }) => getRetention(ctx.db, ctx.auth.organizationId)),
   setRetention: allowed("manage-retention").input(ZSetRetentionBody).mutation(({ ctx, input }) => {
     // A retention period deletes data: the same permission as a delete.
     assertMayDelete(ctx.auth);
-    return setRetention(ctx.db, ctx.auth, input.retentionDays, "console");
+    return setRetention(ctx.db, ctx.auth.organizationId, ctx.actor, input.retentionDays);
   }),
 });
