@@ -55,17 +55,3 @@ export async function restoreUser(db: Database, actor: TActor, userId: string) {
     return { user: toUserResponse({ ...target, removedAt: null }) };
   });
 }
-
-/** Changes a user's role; only owners touch the owner role, and the last owner stays an owner. */
-export async function changeUserRole(db: Database, actor: TActor, userId: string, role: TRole) {
-  return db.transaction(async (tx) => {
-    await q.lockPeopleOfOrganization(tx, actor.organizationId);
-    const target = await getTarget(tx, actor.organizationId, userId);
-    await requireUserManager(tx, actor, target.role === "owner" || role === "owner");
-    if (target.removedAt) throw new AppError("conflict", "This user was removed: restore them before changing their role.");
-    if (target.role === role) return { user: toUserResponse(target) };
-    await assertOwnerRemains(tx, actor.organizationId, target);
-    await q.updateUserRole(tx, actor.organizationId, userId, role);
-    return { user: toUserResponse({ ...target, role }) };
-  });
-}
