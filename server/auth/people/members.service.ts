@@ -2,7 +2,8 @@
 // The last owner can be neither removed nor demoted (docs/operations.md, "People and invitations").
 import type { Database, DbClient } from "../../db/client.ts";
 import { AppError, notFound } from "../../errors.ts";
-import { requireUserManager } from "./actor.ts";
+import { recordAuditEvents } from "../audit/audit.service.ts";
+import { auditActorOf, requireUserManager } from "./actor.ts";
 import * as q from "./people.queries.ts";
 import type { TActor } from "./people.schemas.ts";
 import type { TRole } from "./roles.ts";
@@ -41,6 +42,9 @@ export async function removeUser(db: Database, actor: TActor, userId: string) {
     await q.markUserRemoved(tx, actor.organizationId, userId, actor.userId, now);
     await q.deleteSessionsOfUser(tx, userId);
     await q.revokeApiKeysOfUser(tx, actor.organizationId, userId, now);
+    await recordAuditEvents(tx, actor.organizationId, auditActorOf(actor), [{
+      kind: "user.removed", targetType: "user", targetId: userId, before: { email: target.email, role: target.role, removed: false }, after: { email: target.email, role: target.role, removed: true },
+    }]);
     return { user: toUserResponse({ ...target, removedAt: now }) };
   });
 }
@@ -52,6 +56,11 @@ export async function restoreUser(db: Database, actor: TActor, userId: string) {
     const target = await getTarget(tx, actor.organizationId, userId);
     await requireUserManager(tx, actor, target.role === "owner");
     await q.markUserRestored(tx, actor.organizationId, userId);
+    if (target.removedAt) {
+      await recordAuditEvents(tx, actor.organizationId, auditActorOf(actor), [{
+        kind: "user.restored", targetType: "user", targetId: userId, before: { email: target.email, role: target.role, removed: true }, after: { email: target.email, role: target.role, removed: false },
+      }]);
+    }
     return { user: toUserResponse({ ...target, removedAt: null }) };
   });
 }
