@@ -146,7 +146,8 @@ describe("audit log: every kind of change", () => {
 
   it("a change that fails records nothing: a refused membership change, a conflicting price, a restore of an unknown item", async () => {
     const before = (await events("")).length;
-    const owner = await signedInCaller(db(), org.email);
+    // The people test changed the owner's password.
+    const owner = await signedInCaller(db(), org.email, "correct horse battery staple");
     const clash = { modelPattern: "twin-model", inputPerMtok: 1, outputPerMtok: 1, effectiveFrom: "2026-01-01" };
     expect((await call(postModelPrice, { apiKey: org.apiKey, path: "/api/sdk/model-prices", body: clash })).status).toBe(200);
     const after = (await events("")).length;
