@@ -6,7 +6,6 @@ import { recordAuditEvents } from "../audit/audit.service.ts";
 import { auditActorOf, requireUserManager } from "./actor.ts";
 import * as q from "./people.queries.ts";
 import type { TActor } from "./people.schemas.ts";
-import type { TRole } from "./roles.ts";
 
 export function toUserResponse(u: { id: string; email: string; name: string | null; role: string; createdAt: Date; removedAt: Date | null }) {
   return { id: u.id, email: u.email, name: u.name, role: u.role, createdAt: u.createdAt, removedAt: u.removedAt };

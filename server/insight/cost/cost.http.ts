@@ -25,7 +25,7 @@ export const postModelPrice = defineRoute({
 export const getModelPriceVersions = defineRoute({
   permission: "read",
   params: ZPriceIdParams,
-  handler: async ({ db, auth, actor, params }) => ({ versions: await findPriceVersions(db, auth.organizationId, params.id) }),
+  handler: async ({ db, auth, params }) => ({ versions: await findPriceVersions(db, auth.organizationId, params.id) }),
 });
 
 /** DELETE /api/sdk/modelPrices/{id} → {deleted: true} (a new version; the earlier ones stay) */
@@ -71,5 +71,5 @@ export const listRecomputes = defineRoute({
 export const getRecomputeRoute = defineRoute({
   permission: "read",
   params: z.object({ id: ZUuid }),
-  handler: async ({ db, auth, actor, params }) => ({ recompute: await getRecompute(db, auth.organizationId, params.id) }),
+  handler: async ({ db, auth, params }) => ({ recompute: await getRecompute(db, auth.organizationId, params.id) }),
 });

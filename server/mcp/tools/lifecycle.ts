@@ -72,7 +72,7 @@ export const listDeletedTool = defineTool({
   description: "Deleted graders and assertions that can still be restored, newest first.",
   input: { kind: z.enum(["grader", "assertion"]).optional() },
   readOnly: true,
-  run: async ({ kind }, { db, auth, actor }) => {
+  run: async ({ kind }, { db, auth }) => {
     const { tombstones } = await findTombstones(db, auth.organizationId, kind);
     const lines = tombstones.map((t) => `- ${t.id}: ${t.kind} "${t.name}" deleted ${t.deletedAt} (${t.deletedVia})`);
     return { text: tombstones.length ? lines.join("\n") : "Nothing deleted can be restored.", data: { tombstones } };
