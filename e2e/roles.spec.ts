@@ -57,7 +57,7 @@ test("a viewer reads a trace without labelling buttons; keys list their scope, e
   await expect(page.getByLabel("Role of member@example.com")).toHaveValue("member");
   await page.reload();
   const audit = page.getByRole("list", { name: "Audit events" });
-  await expect(audit.getByRole("listitem").filter({ hasText: "user.created" }).first()).toContainText('"role":"viewer"');
+  await expect(audit.getByRole("listitem").filter({ hasText: "user.created" }).filter({ hasText: "viewer@example.com" }).first()).toContainText('"role":"viewer"');
   await expect(audit.getByRole("listitem").filter({ hasText: "api-key.created" }).first()).toContainText('"scope":"ingest"');
   await expectNoCriticalA11yViolations(page);
   await screenshot(page, "settings-roles");
