@@ -6,6 +6,7 @@
 // "sweep" sends the same load while the retention sweep removes the aged traces and purges their spans. Reports each
 // phase's request p50/p99, their ratio, and how many spans the sweep deleted meanwhile. The issue's target: the
 // sweep's p99 within 1.5x of the baseline's; its measurement at millions of spans belongs on a quiet machine.
+import { cliActor } from "../server/auth/audit/actor.ts";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { createOrganization } from "../server/auth/auth.service.ts";
@@ -104,7 +105,7 @@ async function phase(name: "baseline" | "sweep") {
   try {
     const org = await createOrganization(db, { name: "bench", email: `bench-${randomUUID()}@example.com`, password: "correct horse battery" });
     await seedAged(db, org.organizationId);
-    await setRetention(db, { organizationId: org.organizationId, userId: null }, 30, "admin");
+    await setRetention(db, org.organizationId, cliActor, 30);
     const spansBefore = await countSpans(db, org.organizationId);
     await load(org.apiKey, Date.now() + WARMUP_MS);
     const until = Date.now() + SECONDS * 1000;

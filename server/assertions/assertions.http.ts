@@ -13,12 +13,12 @@ export const getAssertions = defineRoute({
 export const postAssertions = defineRoute({
   permission: "curate",
   body: ZSaveAssertionsBody,
-  handler: ({ db, auth, body }) => saveAssertions(db, auth, body),
+  handler: ({ db, auth, actor, body }) => saveAssertions(db, auth, actor, body),
 });
 
 export const postArchiveAssertions = defineRoute({
   permission: "curate",
   params: ZTraceIdParams,
   body: ZArchiveAssertionsBody,
-  handler: ({ db, auth, params, body }) => archiveAssertions(db, auth.organizationId, params.traceId, body.assertionIds),
+  handler: ({ db, auth, actor, params, body }) => archiveAssertions(db, auth.organizationId, actor, params.traceId, body.assertionIds),
 });

@@ -1,5 +1,7 @@
 // Assertion use cases (docs/api/assertions.md).
 // Exported for the replay and console features: findEffectiveAssertions, saveAssertions, archiveAssertions.
+import { recordAuditEvents } from "../auth/audit/audit.service.ts";
+import type { TAuditActor, TAuditChange } from "../auth/audit/audit.schemas.ts";
 import type { DbClient } from "../db/client.ts";
 import type { Database } from "../db/client.ts";
 import { AppError, notFound } from "../errors.ts";
@@ -117,6 +119,7 @@ const differs = (fields: AssertionFields, before: AssertionRow, f: keyof Asserti
 export async function saveAssertions(
   db: Database,
   auth: { organizationId: string; userId: string },
+  actor: TAuditActor,
   body: TSaveAssertionsBody,
   writer: AssertionWriter = "rest",
   options: { originalsOnly?: boolean } = {},
@@ -137,6 +140,7 @@ export async function saveAssertions(
     await vq.lockAssertionRows(tx, organizationId, editedIds);
     const stored = new Map((await q.findAssertionRowsById(tx, organizationId, editedIds)).map((r) => [r.id, r]));
     const saved: string[] = [];
+    const audit: TAuditChange[] = [];
     const created: Parameters<typeof q.insertAssertions>[1] = [];
     const now = new Date();
     for (const { traceId, assertions } of body.updates) {
@@ -153,18 +157,25 @@ export async function saveAssertions(
           const count = await q.updateActiveAssertion(tx, { organizationId, traceId, id: entry.id }, { ...fields, ...review });
           if (count === 0) throw notActiveOn(entry.id, traceId);
           saved.push(entry.id);
+          const after = { ...assertionAudit(before), ...assertionAudit({ ...before, ...definedOf(fields), ...review }) };
+          if (JSON.stringify(after) !== JSON.stringify(assertionAudit(before))) {
+            audit.push({ kind: "assertion.updated", targetType: "assertion", targetId: entry.id, before: assertionAudit(before), after });
+          }
         } else {
           if (writer === "agent" && entry.approvalState !== undefined) {
             throw new AppError("bad_request", "approvalState is refused on a new assertion: new assertions await review; nothing was written.");
           }
           const state = entry.approvalState ?? (reviewing ? "pending" : "approved");
           const id = newId();
-          created.push({ ...fields, ...reviewFields(state, auth.userId, now), id, organizationId, traceId, assertion: entry.assertion!, source: body.source, authorUserId: auth.userId });
+          const row = { ...fields, ...reviewFields(state, auth.userId, now), id, organizationId, traceId, assertion: entry.assertion!, source: body.source, authorUserId: auth.userId };
+          created.push(row);
           saved.push(id);
+          audit.push({ kind: "assertion.created", targetType: "assertion", targetId: id, before: null, after: { traceId, ...assertionAudit(row) } });
         }
       }
     }
     if (created.length > 0) await q.insertAssertions(tx, created);
+    await recordAuditEvents(tx, organizationId, actor, audit);
     return saved;
   }, TX_OPTIONS);
   const rows = await q.findAssertionRowsById(db, organizationId, ids);
@@ -185,6 +196,24 @@ async function checkOriginals(db: DbClient, organizationId: string, traceIds: st
     }
   }
 }
+
+/** What the audit log keeps of an assertion: what is judged, its note and its review state. */
+export function assertionAudit(r: AssertionFields) {
+  return {
+    assertion: r.assertion ?? null,
+    passCriteria: r.passCriteria ?? null,
+    failCriteria: r.failCriteria ?? null,
+    targetOnEvaluatedTrace: r.targetOnEvaluatedTrace ?? null,
+    check: r.check ?? null,
+    categoryAssertionId: r.categoryAssertionId ?? null,
+    humanNote: r.humanNote ?? null,
+    approvalState: r.approvalState ?? null,
+    assigneeUserId: r.assigneeUserId ?? null,
+  };
+}
+
+const definedOf = (fields: AssertionFields): AssertionFields =>
+  Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as AssertionFields;
 
 /** Approved and rejected record who decided and when; pending clears both. */
 export function reviewFields(state: string, userId: string, at: Date) {
@@ -221,7 +250,7 @@ function assigneeField(e: TSaveAssertion, byEmail: Map<string, string>): { assig
  * Approves or rejects active assertions of the organization (the console's review queue); an optional
  * note is kept as the human note. Unknown, archived or foreign ids are a 404 and nothing changes.
  */
-export async function reviewAssertions(db: Database, auth: { organizationId: string; userId: string }, input: { ids: string[]; approvalState: TApprovalState; humanNote?: string | null }) {
+export async function reviewAssertions(db: Database, auth: { organizationId: string; userId: string }, actor: TAuditActor, input: { ids: string[]; approvalState: TApprovalState; humanNote?: string | null }) {
   const ids = [...new Set(input.ids)];
   return db.transaction(async (tx) => {
     await vq.lockAssertionRows(tx, auth.organizationId, ids);
@@ -234,7 +263,15 @@ export async function reviewAssertions(db: Database, auth: { organizationId: str
     for (const r of rows) {
       if (input.humanNote !== undefined && (input.humanNote ?? null) !== r.humanNote) await vq.insertVersion(tx, auth.organizationId, r, { userId: auth.userId, writer: "person", at: now });
     }
-    await q.updateApprovalState(tx, auth.organizationId, ids, { ...reviewFields(input.approvalState, auth.userId, now), ...(input.humanNote !== undefined ? { humanNote: input.humanNote } : {}) });
+    const change = { ...reviewFields(input.approvalState, auth.userId, now), ...(input.humanNote !== undefined ? { humanNote: input.humanNote } : {}) };
+    await q.updateApprovalState(tx, auth.organizationId, ids, change);
+    await recordAuditEvents(tx, auth.organizationId, actor, rows.map((r) => ({
+      kind: `assertion.${input.approvalState === "pending" ? "reopened" : input.approvalState}`,
+      targetType: "assertion",
+      targetId: r.id,
+      before: { approvalState: r.approvalState, humanNote: r.humanNote },
+      after: { approvalState: input.approvalState, humanNote: input.humanNote !== undefined ? input.humanNote : r.humanNote },
+    })));
     return { reviewed: ids, approvalState: input.approvalState };
   });
 }
@@ -247,6 +284,7 @@ export async function reviewAssertions(db: Database, auth: { organizationId: str
 export async function archiveAssertions(
   db: Database,
   organizationId: string,
+  actor: TAuditActor,
   traceId: string,
   assertionIds: string[],
   options: { activeOnly?: boolean } = {},
@@ -262,6 +300,9 @@ export async function archiveAssertions(
     const what = options.activeOnly ? "an active assertion" : "an assertion";
     if (stranger) throw new AppError("bad_request", `Assertion ${stranger} is not ${what} of trace ${trace}; nothing was archived.`);
     await q.archiveAssertionRows(tx, organizationId, trace, ids, new Date());
+    await recordAuditEvents(tx, organizationId, actor, rows.filter((r) => !r.archivedAt).map((r) => ({
+      kind: "assertion.archived", targetType: "assertion", targetId: r.id, before: { traceId: trace, ...assertionAudit(r) }, after: null,
+    })));
   });
   return { archived: ids };
 }

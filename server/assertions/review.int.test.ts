@@ -1,6 +1,7 @@
 // Assertion review (docs/api/assertions.md, "Review", "Categories"): who writes decides the approval state,
 // content changes send an assertion back to review, only approved assertions are read as the trace's and
 // judged on replay, assignees are members, categories are organization-wide; verdict evidence on labels.
+import { cliActor } from "../auth/audit/actor.ts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createSpan, createTrace } from "../../test/factories.ts";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";
@@ -33,7 +34,7 @@ describe("assertion review", () => {
     return ZGetAssertionsResponse.parse(res.body);
   };
   const agentSave = (traceId: string, assertions: Record<string, unknown>[]) =>
-    saveAssertions(db(), org, { updates: [{ traceId, assertions: assertions as never }], source: "agent" }, "agent");
+    saveAssertions(db(), org, cliActor, { updates: [{ traceId, assertions: assertions as never }], source: "agent" }, "agent");
 
   it("REST without review fields approves; with them an assertion awaits review unless the write sets its state", async () => {
     const t = await createTrace(db(), org.organizationId);
@@ -52,14 +53,14 @@ describe("assertion review", () => {
     const [a] = (await agentSave(t.id, [{ assertion: "answers in French", passCriteria: "French" }])).assertions;
     expect(a).toMatchObject({ approvalState: "pending", source: "agent" });
     await expect(agentSave(t.id, [{ assertion: "x", approvalState: "approved" }])).rejects.toMatchObject({ code: "bad_request" });
-    await reviewAssertions(db(), org, { ids: [a!.id], approvalState: "approved" });
+    await reviewAssertions(db(), org, cliActor, { ids: [a!.id], approvalState: "approved" });
     // A note alone keeps the approval; a new wording sends it back; a wording with a state keeps that state.
     expect((await agentSave(t.id, [{ id: a!.id, humanNote: "checked" }])).assertions[0]).toMatchObject({ approvalState: "approved", humanNote: "checked" });
     expect((await agentSave(t.id, [{ id: a!.id, passCriteria: "French" }])).assertions[0]).toMatchObject({ approvalState: "approved" });
     expect((await agentSave(t.id, [{ id: a!.id, failCriteria: "English" }])).assertions[0]).toMatchObject({ approvalState: "pending", approvedBy: null });
     expect((await agentSave(t.id, [{ id: a!.id, assertion: "answers in French only", approvalState: "approved" }])).assertions[0]).toMatchObject({ approvalState: "approved" });
     // A person's write (the console) is approved.
-    const [p] = (await saveAssertions(db(), org, { updates: [{ traceId: t.id, assertions: [{ assertion: "by hand" }] }], source: "human" }, "person")).assertions;
+    const [p] = (await saveAssertions(db(), org, cliActor, { updates: [{ traceId: t.id, assertions: [{ assertion: "by hand" }] }], source: "human" }, "person")).assertions;
     expect(p).toMatchObject({ approvalState: "approved", source: "human" });
   });
 
@@ -111,11 +112,11 @@ describe("assertion review", () => {
     const t = await createTrace(db(), org.organizationId);
     const [a, b] = (await agentSave(t.id, [{ assertion: "one" }, { assertion: "two" }])).assertions;
     const foreign = await createTrace(db(), other.organizationId);
-    const [theirs] = (await saveAssertions(db(), other, { updates: [{ traceId: foreign.id, assertions: [{ assertion: "theirs" }] }], source: "agent" }, "agent")).assertions;
-    await expect(reviewAssertions(db(), org, { ids: [a!.id, theirs!.id], approvalState: "approved" })).rejects.toMatchObject({ code: "not_found" });
+    const [theirs] = (await saveAssertions(db(), other, cliActor, { updates: [{ traceId: foreign.id, assertions: [{ assertion: "theirs" }] }], source: "agent" }, "agent")).assertions;
+    await expect(reviewAssertions(db(), org, cliActor, { ids: [a!.id, theirs!.id], approvalState: "approved" })).rejects.toMatchObject({ code: "not_found" });
     expect((await read(t.id, "?includeUnapproved=true")).assertions.map((x) => x.approvalState)).toEqual(["pending", "pending"]);
-    await reviewAssertions(db(), org, { ids: [a!.id], approvalState: "approved" });
-    await reviewAssertions(db(), org, { ids: [b!.id], approvalState: "rejected", humanNote: "not what we want" });
+    await reviewAssertions(db(), org, cliActor, { ids: [a!.id], approvalState: "approved" });
+    await reviewAssertions(db(), org, cliActor, { ids: [b!.id], approvalState: "rejected", humanNote: "not what we want" });
     const all = (await read(t.id, "?includeUnapproved=true")).assertions;
     expect(all.map((x) => [x.approvalState, x.humanNote])).toEqual([["approved", null], ["rejected", "not what we want"]]);
     expect(all[1]!.approvedBy).toMatchObject({ id: org.userId });
@@ -131,8 +132,8 @@ describe("assertion review", () => {
       { assertion: "contains ok", check: { op: "contains", value: "ok" } },
       { assertion: "contains no", check: { op: "contains", value: "no" } },
     ])).assertions;
-    await reviewAssertions(db(), org, { ids: [approved!.id], approvalState: "approved" });
-    await reviewAssertions(db(), org, { ids: [rejected!.id], approvalState: "rejected" });
+    await reviewAssertions(db(), org, cliActor, { ids: [approved!.id], approvalState: "approved" });
+    await reviewAssertions(db(), org, cliActor, { ids: [rejected!.id], approvalState: "rejected" });
     expect(await read(replay.id)).toMatchObject({ inheritedFrom: original.id, assertions: [{ id: approved!.id }] });
     expect(await judgeTraceAssertions(db(), org.organizationId, runId, replay.id, { model: "unused" })).toBe(1);
     const labels = ZTraceLabelsResponse.parse((await call(getTraceLabels, { apiKey: org.apiKey, path: `/api/sdk/traces/labels?traceIds=${replay.id}` })).body).labels[0]!;

@@ -1,6 +1,7 @@
 // The admin CLI's commands (docs/operations.md, "Admin CLI"). One table, run either by the CLI itself on a
 // database it opened, or by a running server that received the command on its control channel
 // (admin-channel.ts), so both paths behave and answer alike.
+import { cliActor } from "./audit/actor.ts";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
@@ -86,7 +87,7 @@ const commands: Record<string, TAdminCommand> = {
     check: (flags) => parseRetentionFlags(flags),
     run: async (db, flags) => {
       const { org, days } = parseRetentionFlags(flags);
-      return { ...(await setRetention(db, { organizationId: org, userId: null }, days, "admin")) };
+      return { ...(await setRetention(db, org, cliActor, days)) };
     },
   },
   ...peopleCommands,

@@ -2,6 +2,8 @@
 // partial acceptance in named lists instead of failing. Each change runs in one transaction under a lock
 // on the dataset row, so concurrent calls never double-report an id as added, and updated_at moves only
 // when membership changed.
+import { recordAuditEvents } from "../auth/audit/audit.service.ts";
+import type { TAuditActor } from "../auth/audit/audit.schemas.ts";
 import type { DbClient } from "../db/client.ts";
 import type { Database } from "../db/client.ts";
 import { notFound } from "../errors.ts";
@@ -20,27 +22,40 @@ export function normaliseIds(ids: string[]): string[] {
 
 type Locked = { id: string; traceFunctionKey: string };
 
-/** Runs `change` under the dataset's row lock; a dataset of another organization is a 404. */
+/** A membership change, for the audit log: which ids came in (after) or went out (before). */
+type TMemberChange = { kind: string; field: "traceIds" | "graderIds"; ids: string[]; added: boolean };
+
+/**
+ * Runs `change` under the dataset's row lock; a dataset of another organization is a 404. The ids it added or
+ * removed are recorded in the audit log in the same transaction.
+ */
 async function withLockedDataset<T>(
   db: Database,
   organizationId: string,
+  actor: TAuditActor,
   datasetId: string,
-  change: (tx: DbClient, dataset: Locked) => Promise<{ result: T; changed: boolean }>,
+  change: (tx: DbClient, dataset: Locked) => Promise<{ result: T; changed: boolean; audit: TMemberChange }>,
 ) {
   if (!isUuid(datasetId)) throw notFound("Dataset");
   const result = await db.transaction(async (tx) => {
     const dataset = await q.lockDataset(tx, organizationId, datasetId.toLowerCase());
     if (!dataset) throw notFound("Dataset");
     const out = await change(tx, dataset);
-    if (out.changed) await q.touchDataset(tx, organizationId, dataset.id);
+    if (out.changed) {
+      await q.touchDataset(tx, organizationId, dataset.id);
+      const ids = { [out.audit.field]: out.audit.ids };
+      await recordAuditEvents(tx, organizationId, actor, [{
+        kind: out.audit.kind, targetType: "dataset", targetId: dataset.id, before: out.audit.added ? null : ids, after: out.audit.added ? ids : null,
+      }]);
+    }
     return out.result;
   });
   return { dataset: await getDataset(db, organizationId, datasetId), ...result };
 }
 
-export function addDatasetTraces(db: Database, organizationId: string, datasetId: string, traceIds: string[]) {
+export function addDatasetTraces(db: Database, organizationId: string, actor: TAuditActor, datasetId: string, traceIds: string[]) {
   const ids = normaliseIds(traceIds);
-  return withLockedDataset(db, organizationId, datasetId, async (tx, dataset) => {
+  return withLockedDataset(db, organizationId, actor, datasetId, async (tx, dataset) => {
     const uuids = ids.filter(isUuid);
     const eligible = await q.findTraceIdsOfFunction(tx, organizationId, dataset.traceFunctionKey, uuids);
     const present = new Set(await q.findMemberTraceIds(tx, organizationId, dataset.id, { traceIds: uuids }));
@@ -48,6 +63,7 @@ export function addDatasetTraces(db: Database, organizationId: string, datasetId
     if (addedTraceIds.length > 0) await q.insertMembers(tx, organizationId, dataset.id, addedTraceIds);
     return {
       changed: addedTraceIds.length > 0,
+      audit: { kind: "dataset.traces_added", field: "traceIds", ids: addedTraceIds, added: true },
       result: {
         addedTraceIds,
         alreadyPresentTraceIds: ids.filter((id) => present.has(id)),
@@ -57,22 +73,23 @@ export function addDatasetTraces(db: Database, organizationId: string, datasetId
   });
 }
 
-export function removeDatasetTraces(db: Database, organizationId: string, datasetId: string, traceIds: string[]) {
+export function removeDatasetTraces(db: Database, organizationId: string, actor: TAuditActor, datasetId: string, traceIds: string[]) {
   const ids = normaliseIds(traceIds);
-  return withLockedDataset(db, organizationId, datasetId, async (tx, dataset) => {
+  return withLockedDataset(db, organizationId, actor, datasetId, async (tx, dataset) => {
     const present = new Set(await q.findMemberTraceIds(tx, organizationId, dataset.id, { traceIds: ids.filter(isUuid) }));
     const removedTraceIds = ids.filter((id) => present.has(id));
     if (removedTraceIds.length > 0) await q.deleteMembers(tx, organizationId, dataset.id, removedTraceIds);
     return {
       changed: removedTraceIds.length > 0,
+      audit: { kind: "dataset.traces_removed", field: "traceIds", ids: removedTraceIds, added: false },
       result: { removedTraceIds, notPresentTraceIds: ids.filter((id) => !present.has(id)) },
     };
   });
 }
 
-export function addDatasetGraders(db: Database, organizationId: string, datasetId: string, graderIds: string[]) {
+export function addDatasetGraders(db: Database, organizationId: string, actor: TAuditActor, datasetId: string, graderIds: string[]) {
   const ids = normaliseIds(graderIds);
-  return withLockedDataset(db, organizationId, datasetId, async (tx, dataset) => {
+  return withLockedDataset(db, organizationId, actor, datasetId, async (tx, dataset) => {
     const uuids = ids.filter(isUuid);
     const assignable = await q.findAssignableGraderIds(tx, organizationId, dataset.traceFunctionKey, uuids);
     const assigned = new Set(await q.findAssignedGraderIds(tx, organizationId, dataset.id, uuids));
@@ -80,6 +97,7 @@ export function addDatasetGraders(db: Database, organizationId: string, datasetI
     if (addedGraderIds.length > 0) await q.insertGraderAssignments(tx, organizationId, dataset.id, addedGraderIds);
     return {
       changed: addedGraderIds.length > 0,
+      audit: { kind: "dataset.graders_added", field: "graderIds", ids: addedGraderIds, added: true },
       result: {
         addedGraderIds,
         alreadyAssignedGraderIds: ids.filter((id) => assigned.has(id)),
@@ -89,14 +107,15 @@ export function addDatasetGraders(db: Database, organizationId: string, datasetI
   });
 }
 
-export function removeDatasetGraders(db: Database, organizationId: string, datasetId: string, graderIds: string[]) {
+export function removeDatasetGraders(db: Database, organizationId: string, actor: TAuditActor, datasetId: string, graderIds: string[]) {
   const ids = normaliseIds(graderIds);
-  return withLockedDataset(db, organizationId, datasetId, async (tx, dataset) => {
+  return withLockedDataset(db, organizationId, actor, datasetId, async (tx, dataset) => {
     const assigned = new Set(await q.findAssignedGraderIds(tx, organizationId, dataset.id, ids.filter(isUuid)));
     const removedGraderIds = ids.filter((id) => assigned.has(id));
     if (removedGraderIds.length > 0) await q.deleteGraderAssignments(tx, organizationId, dataset.id, removedGraderIds);
     return {
       changed: removedGraderIds.length > 0,
+      audit: { kind: "dataset.graders_removed", field: "graderIds", ids: removedGraderIds, added: false },
       result: { removedGraderIds, notAssignedGraderIds: ids.filter((id) => !assigned.has(id)) },
     };
   });

@@ -26,7 +26,7 @@ export const listDatasets = defineRoute({
 export const postDataset = defineRoute({
   permission: "curate",
   body: ZUpsertDatasetBody,
-  handler: ({ db, auth, body }) => upsertDataset(db, auth.organizationId, body),
+  handler: ({ db, auth, actor, body }) => upsertDataset(db, auth.organizationId, actor, body),
 });
 
 export const getDatasetById = defineRoute({
@@ -46,26 +46,26 @@ export const postDatasetTraces = defineRoute({
   permission: "curate",
   params: ZDatasetIdParams,
   body: ZTraceIdsBody,
-  handler: ({ db, auth, params, body }) => addDatasetTraces(db, auth.organizationId, params.id, body.traceIds),
+  handler: ({ db, auth, actor, params, body }) => addDatasetTraces(db, auth.organizationId, actor, params.id, body.traceIds),
 });
 
 export const postRemoveDatasetTraces = defineRoute({
   permission: "curate",
   params: ZDatasetIdParams,
   body: ZTraceIdsBody,
-  handler: ({ db, auth, params, body }) => removeDatasetTraces(db, auth.organizationId, params.id, body.traceIds),
+  handler: ({ db, auth, actor, params, body }) => removeDatasetTraces(db, auth.organizationId, actor, params.id, body.traceIds),
 });
 
 export const postDatasetGraders = defineRoute({
   permission: "curate",
   params: ZDatasetIdParams,
   body: ZGraderIdsBody,
-  handler: ({ db, auth, params, body }) => addDatasetGraders(db, auth.organizationId, params.id, body.graderIds),
+  handler: ({ db, auth, actor, params, body }) => addDatasetGraders(db, auth.organizationId, actor, params.id, body.graderIds),
 });
 
 export const postRemoveDatasetGraders = defineRoute({
   permission: "curate",
   params: ZDatasetIdParams,
   body: ZGraderIdsBody,
-  handler: ({ db, auth, params, body }) => removeDatasetGraders(db, auth.organizationId, params.id, body.graderIds),
+  handler: ({ db, auth, actor, params, body }) => removeDatasetGraders(db, auth.organizationId, actor, params.id, body.graderIds),
 });

@@ -48,9 +48,10 @@ export async function upsertDatasetRow(
  */
 export function selectDatasetRows(
   db: DbClient,
-  f: { organizationId: string; id?: string; traceFunctionKey?: string; after?: DatasetKey; limit?: number },
+  f: { organizationId: string; id?: string; traceFunctionKey?: string; name?: string; after?: DatasetKey; limit?: number },
 ): Promise<DatasetRow[]> {
   const byId = f.id ? sql`AND d.id = ${f.id}::uuid` : empty;
+  const byName = f.name !== undefined ? sql`AND d.name = ${f.name}` : empty;
   const byKey = f.traceFunctionKey !== undefined ? sql`AND d.trace_function_key = ${f.traceFunctionKey}` : empty;
   const after = f.after
     ? sql`AND (d.updated_at < ${f.after.sortKey}::timestamptz OR (d.updated_at = ${f.after.sortKey}::timestamptz AND d.id > ${f.after.id}::uuid))`
@@ -61,7 +62,7 @@ export function selectDatasetRows(
            d.created_at AS "createdAt", d.updated_at AS "updatedAt", d.updated_at::text AS "sortKey",
            (SELECT count(*) FROM dataset_traces t WHERE t.organization_id = d.organization_id AND t.dataset_id = d.id)::int AS "traceCount"
     FROM datasets d
-    WHERE d.organization_id = ${f.organizationId}::uuid ${byId} ${byKey} ${after}
+    WHERE d.organization_id = ${f.organizationId}::uuid ${byId} ${byKey} ${byName} ${after}
     ORDER BY d.updated_at DESC, d.id ASC
     ${limit}`);
 }

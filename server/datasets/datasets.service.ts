@@ -1,5 +1,7 @@
 // Dataset use cases (docs/api/datasets.md): upsert by (traceFunctionKey, name), read, list with
 // keyset paging. Membership changes live in dataset-members.service.ts.
+import { recordAuditEvents } from "../auth/audit/audit.service.ts";
+import type { TAuditActor } from "../auth/audit/audit.schemas.ts";
 import type { Database } from "../db/client.ts";
 import { AppError, notFound } from "../errors.ts";
 import { isUuid } from "../ids.ts";
@@ -11,33 +13,46 @@ import type { TDataset, TListDatasetsQuery, TListDatasetsResponse, TUpsertDatase
 /** Page size when a cursor comes without a limit (docs/api/datasets.md, "GET /api/sdk/datasets"). */
 const DEFAULT_PAGE = 100;
 
-export async function upsertDataset(db: Database, organizationId: string, input: TUpsertDatasetBody) {
+export async function upsertDataset(db: Database, organizationId: string, actor: TAuditActor, input: TUpsertDatasetBody) {
   const keepDescription = input.description === undefined;
   // "" clears the description (docs/api/datasets.md, "POST /api/sdk/datasets"); store no description rather than an
   // empty one.
   const description = input.description ? input.description : null;
-  const { id, created } = await q.upsertDatasetRow(db, {
-    organizationId,
-    traceFunctionKey: input.traceFunctionKey,
-    name: input.name,
-    description,
-    keepDescription,
+  const key = { organizationId, traceFunctionKey: input.traceFunctionKey, name: input.name };
+  const { id, created } = await db.transaction(async (tx) => {
+    const [before] = await q.selectDatasetRows(tx, key);
+    const row = await q.upsertDatasetRow(tx, { ...key, description, keepDescription });
+    const after = keepDescription ? (before?.description ?? null) : description;
+    if (!before || before.description !== after) {
+      await recordAuditEvents(tx, organizationId, actor, [{
+        kind: before ? "dataset.updated" : "dataset.created",
+        targetType: "dataset",
+        targetId: row.id,
+        before: before ? datasetAudit(before) : null,
+        after: { traceFunctionKey: input.traceFunctionKey, name: input.name, description: after },
+      }]);
+    }
+    return row;
   });
   return { dataset: await getDataset(db, organizationId, id), created };
 }
+
+/** What the audit log keeps of a dataset's own fields (its members are recorded as they change). */
+const datasetAudit = (r: { traceFunctionKey: string; name: string; description: string | null }) =>
+  ({ traceFunctionKey: r.traceFunctionKey, name: r.name, description: r.description });
 
 /**
  * Creates a dataset; an existing (traceFunctionKey, name) is a conflict, never overwritten (the console's "New
  * dataset"; REST keeps its upsert, docs/api/datasets.md).
  */
-export async function createDataset(db: Database, organizationId: string, input: TUpsertDatasetBody): Promise<TDataset> {
-  const id = await q.insertDatasetRow(db, {
-    organizationId,
-    traceFunctionKey: input.traceFunctionKey,
-    name: input.name,
-    description: input.description ? input.description : null,
+export async function createDataset(db: Database, organizationId: string, actor: TAuditActor, input: TUpsertDatasetBody): Promise<TDataset> {
+  const fields = { traceFunctionKey: input.traceFunctionKey, name: input.name, description: input.description ? input.description : null };
+  const id = await db.transaction(async (tx) => {
+    const created = await q.insertDatasetRow(tx, { organizationId, ...fields });
+    if (!created) throw new AppError("conflict", `A dataset named "${input.name}" already exists for trace function "${input.traceFunctionKey}".`);
+    await recordAuditEvents(tx, organizationId, actor, [{ kind: "dataset.created", targetType: "dataset", targetId: created, before: null, after: fields }]);
+    return created;
   });
-  if (!id) throw new AppError("conflict", `A dataset named "${input.name}" already exists for trace function "${input.traceFunctionKey}".`);
   return getDataset(db, organizationId, id);
 }
 

@@ -1,6 +1,7 @@
 // Drafts from the judge model (docs/api/assertions.md, "Generation"): assertions proposed for a trace, saved
 // awaiting review, and span evidence for one assertion on a trace. Both run on the model the LLM judge uses
 // (OPENAI_BASE_URL, OPENAI_API_KEY, REPRISE_JUDGE_MODEL); without one configured they say what to set.
+import type { TAuditActor } from "../auth/audit/audit.schemas.ts";
 import { findEffectiveAssertions, findTraceLineageIds, getTraceAssertions, saveAssertions, archiveAssertions } from "../assertions/assertions.service.ts";
 import { findAssertionCategories } from "../assertions/categories/categories.service.ts";
 import type { TTraceAssertion } from "../assertions/assertions.schemas.ts";
@@ -12,7 +13,8 @@ import { askJudge, DEFAULT_OPENAI_BASE_URL, judgeOptionsFromEnv, type JudgeOptio
 import { attachDraftEvidence } from "../labels/trace-labels.service.ts";
 import { assertionDraftMessages, evidenceMessages, parseDrafts, parseEvidence } from "./generation.prompt.ts";
 
-type Auth = { organizationId: string; userId: string };
+/** The agent asking, and who the audit log records its drafts as (the tool). */
+type Auth = { organizationId: string; userId: string; actor: TAuditActor };
 
 /** Why no model can be asked, or null when one is configured. */
 export function modelProblem(options: JudgeOptions): string | null {
@@ -78,7 +80,7 @@ async function draftTraceAssertions(
   if (!parsed.ok) return parsed;
   const spanIds = new Set(spans.map((s) => s.id));
   const categoryIds = new Set(categories.map((c) => c.id));
-  if (drafts.length > 0) await archiveAssertions(db, auth.organizationId, traceId, drafts.map((d) => d.id));
+  if (drafts.length > 0) await archiveAssertions(db, auth.organizationId, auth.actor, traceId, drafts.map((d) => d.id));
   const entries = parsed.drafts.slice(0, 50).map((d) => {
     const justification = (d.justification ?? []).filter((j) => spanIds.has(j.spanId.toLowerCase())).slice(0, 50).map((j) => ({ spanId: j.spanId.toLowerCase(), text: j.text }));
     return {
@@ -90,7 +92,7 @@ async function draftTraceAssertions(
       category_assertion_id: d.categoryId && categoryIds.has(d.categoryId) ? d.categoryId : null,
     };
   });
-  const saved = await saveAssertions(db, auth, { updates: [{ traceId, assertions: entries }], source: "agent" }, "agent");
+  const saved = await saveAssertions(db, auth, auth.actor, { updates: [{ traceId, assertions: entries }], source: "agent" }, "agent");
   return { ok: true, value: { assertions: saved.assertions, reused: false } };
 }
 

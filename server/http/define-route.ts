@@ -5,6 +5,8 @@ import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { authenticateApiKey } from "../auth/auth.service.ts";
 import type { TAuthContext } from "../auth/auth.schemas.ts";
+import { restActor } from "../auth/audit/actor.ts";
+import type { TAuditActor } from "../auth/audit/audit.schemas.ts";
 import { assertAllowed, type TPermission } from "../auth/permissions.ts";
 import { getDb, type Database } from "../db.ts";
 import { AppError, toValidationIssues } from "../errors.ts";
@@ -17,6 +19,8 @@ export interface RouteContext<TBody, TQuery, TParams> {
   requestId: string;
   db: Database;
   auth: TAuthContext;
+  /** Who the audit log records a change of this request as: the key and its user. */
+  actor: TAuditActor;
   body: TBody;
   query: TQuery;
   params: TParams;
@@ -79,7 +83,7 @@ export function defineRoute<B extends BodySpec | undefined = undefined, TQuery =
       assertInputText(rawQuery, { where: "query" });
       const query = parseWith(options.query, rawQuery, "query");
       const body = (await readRequestBody(request, options.body, options.payloadFields)) as BodyOf<B>;
-      const result = await options.handler({ request, requestId, db, auth, body, query, params });
+      const result = await options.handler({ request, requestId, db, auth, actor: restActor(auth), body, query, params });
       return result instanceof Response ? result : json(result ?? {});
     } catch (error) {
       return encodeError(toAppError(error, requestId), { request, requestId });

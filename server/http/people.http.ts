@@ -3,7 +3,8 @@
 import { getEnv } from "../env.ts";
 import { defineRoute } from "./define-route.ts";
 import { createInvitation, findInvitations, revokeInvitation } from "../auth/people/invitations.service.ts";
-import { changeUserRole, findPeople, removeUser, restoreUser } from "../auth/people/members.service.ts";
+import { findPeople, removeUser, restoreUser } from "../auth/people/members.service.ts";
+import { setRole } from "../auth/roles/roles.service.ts";
 import { changeOwnPassword, createPasswordReset } from "../auth/people/passwords.service.ts";
 import { ZChangePasswordInput, ZCreateInvitationInput, ZRoleBody, ZUserIdParams } from "../auth/people/people.schemas.ts";
 
@@ -31,7 +32,10 @@ export const postUserRole = defineRoute({
   permission: "manage-users",
   params: ZUserIdParams,
   body: ZRoleBody,
-  handler: ({ db, auth, params, body }) => changeUserRole(db, auth, params.id, body.role),
+  handler: async ({ db, auth, actor, params, body }) => {
+    await setRole(db, auth, actor, params.id, body.role);
+    return { user: (await findPeople(db, auth.organizationId)).find((u) => u.id === params.id) };
+  },
 });
 
 export const postUserPasswordReset = defineRoute({

@@ -9,7 +9,7 @@ import { saveAgentLabels, saveHumanLabels } from "./trace-labels.service.ts";
 export const postAgentLabels = defineRoute({
   permission: "label",
   body: ZAgentLabelsBody,
-  handler: ({ db, auth, body }) => saveAgentLabels(db, auth, body),
+  handler: ({ db, auth, actor, body }) => saveAgentLabels(db, auth, actor, body),
 });
 
 export const getTraceLabels = defineRoute({
@@ -21,7 +21,7 @@ export const getTraceLabels = defineRoute({
 export const postHumanLabels = defineRoute({
   permission: "label",
   body: ZHumanLabelsBody,
-  handler: ({ db, auth, body }) => saveHumanLabels(db, auth, body.labels),
+  handler: ({ db, auth, actor, body }) => saveHumanLabels(db, auth, actor, body.labels),
 });
 
 export const getGraderLabels = defineRoute({

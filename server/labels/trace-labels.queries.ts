@@ -47,12 +47,23 @@ export async function lockTraceLabels(db: DbClient, organizationId: string, trac
 }
 
 /** Marks the current verdict of the target superseded; returns how many rows it changed (0 or 1). */
-export async function supersedeCurrent(db: DbClient, t: { organizationId: string; traceId: string; assertionId: string | null }, at: Date) {
-  const res = await db.prisma.traceLabel.updateMany({
-    where: { organizationId: t.organizationId, traceId: t.traceId, assertionId: t.assertionId, supersededAt: null },
-    data: { supersededAt: at },
-  });
-  return res.count;
+/** The verdict a write replaced, as the audit log keeps it. */
+export interface TReplacedVerdict {
+  label: boolean | null;
+  labelStatus: string;
+  labelSource: string;
+  annotation: string | null;
+  approvalState: string;
+}
+
+/** Supersedes the target's current verdict; returns it as it was (null: there was none), so no read is needed. */
+export async function supersedeCurrent(db: DbClient, t: { organizationId: string; traceId: string; assertionId: string | null }, at: Date): Promise<TReplacedVerdict | null> {
+  const assertion = t.assertionId === null ? sql`assertion_id IS NULL` : sql`assertion_id = ${t.assertionId}::uuid`;
+  const rows = await db.sql.query<TReplacedVerdict>(sql`
+    UPDATE trace_labels SET superseded_at = ${at.toISOString()}::timestamptz
+    WHERE organization_id = ${t.organizationId}::uuid AND trace_id = ${t.traceId}::uuid AND ${assertion} AND superseded_at IS NULL
+    RETURNING label, label_status AS "labelStatus", label_source AS "labelSource", annotation, approval_state AS "approvalState"`);
+  return rows[0] ?? null;
 }
 
 /** The evidence of the target's current verdict (null when none). */

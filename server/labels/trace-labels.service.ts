@@ -1,6 +1,8 @@
 // Writing trace verdicts (docs/api/labels.md, "POST /api/sdk/traces/labels" and
 // "POST /api/sdk/traces/labels/human"). A new verdict supersedes the current one of its target, so history
 // is kept; every batch runs in one transaction.
+import { recordAuditEvents } from "../auth/audit/audit.service.ts";
+import type { TAuditActor, TAuditChange } from "../auth/audit/audit.schemas.ts";
 import type { DbClient } from "../db/client.ts";
 import { findTraceLineageIds } from "../assertions/assertions.service.ts";
 import type { Database } from "../db/client.ts";
@@ -9,7 +11,7 @@ import { canonicalId } from "../ids.ts";
 import type { TAgentLabelEntry, TAgentLabelsBody, THumanLabelEntry, TTraceLabels } from "./labels.schemas.ts";
 import { findKnownTraceLabels } from "./trace-labels-read.service.ts";
 import * as q from "./trace-labels.queries.ts";
-import type { NewTraceLabel } from "./trace-labels.queries.ts";
+import type { NewTraceLabel, TReplacedVerdict } from "./trace-labels.queries.ts";
 
 const TX_OPTIONS = { timeout: 60_000, maxWait: 30_000 };
 type Tx = DbClient;
@@ -20,17 +22,24 @@ type Action = "set" | "skipped" | "archived" | "no-active-label";
  * previous. For the replay judge (labelSource "judge", labelStatus "errored" when a target is missing)
  * and other features; call inside a transaction.
  */
-export async function recordTraceVerdict(tx: Tx, row: NewTraceLabel, at = new Date()): Promise<void> {
+export async function recordTraceVerdict(tx: Tx, row: NewTraceLabel, at = new Date()): Promise<TReplacedVerdict | null> {
   await q.lockTraceLabels(tx, row.organizationId, row.traceId);
   const evidence = row.evidence === undefined ? await q.findCurrentEvidence(tx, row) : row.evidence;
-  await q.supersedeCurrent(tx, row, at);
+  const replaced = await q.supersedeCurrent(tx, row, at);
   await q.insertLabel(tx, { ...row, evidence }, at);
+  return replaced;
+}
+
+/** A verdict change as the audit log records it: on the trace, naming the assertion, the verdict before and after. */
+function verdictChange(kind: string, t: { traceId: string; assertionId: string | null }, before: TReplacedVerdict | null, after: TReplacedVerdict | null): TAuditChange {
+  const target = { assertionId: t.assertionId };
+  return { kind, targetType: "trace", targetId: t.traceId, before: before && { ...target, ...before }, after: after && { ...target, ...after } };
 }
 
 /** Archive mode: the current verdict is superseded and none replaces it. */
-async function archiveCurrent(tx: Tx, t: { organizationId: string; traceId: string; assertionId: string | null }, at: Date): Promise<Action> {
+async function archiveCurrent(tx: Tx, t: { organizationId: string; traceId: string; assertionId: string | null }, at: Date): Promise<TReplacedVerdict | null> {
   await q.lockTraceLabels(tx, t.organizationId, t.traceId);
-  return (await q.supersedeCurrent(tx, t, at)) > 0 ? "archived" : "no-active-label";
+  return q.supersedeCurrent(tx, t, at);
 }
 
 /** Locks every trace of the batch up front, in sorted order, so two batches never deadlock. */
@@ -74,8 +83,8 @@ interface Resolved {
  * ({traceId: null, action: "skipped", unresolved: true}) and writes nothing. New agent verdicts start
  * unapproved.
  */
-export async function saveAgentLabels(db: Database, auth: { organizationId: string; userId: string }, body: TAgentLabelsBody) {
-  const written = await writeAgentLabels(db, auth, body, false);
+export async function saveAgentLabels(db: Database, auth: { organizationId: string; userId: string }, actor: TAuditActor, body: TAgentLabelsBody) {
+  const written = await writeAgentLabels(db, auth, actor, body, false);
   if ("unknown" in written) {
     const [first] = written.unknown;
     throw new AppError("not_found", `labels.${first.i}: trace ${first.given} not found; nothing was written.`);
@@ -99,8 +108,8 @@ export type TLabelWritesReport = { unknownTraceIds: string[]; allUnknown: boolea
  * are reported, not thrown (nothing is written), and the verdicts in force after the write are read once,
  * in the same transaction.
  */
-export async function saveAgentLabelsWithVerdicts(db: Database, auth: { organizationId: string; userId: string }, body: TAgentLabelsBody): Promise<TLabelWritesReport> {
-  const written = await writeAgentLabels(db, auth, body, true);
+export async function saveAgentLabelsWithVerdicts(db: Database, auth: { organizationId: string; userId: string }, actor: TAuditActor, body: TAgentLabelsBody): Promise<TLabelWritesReport> {
+  const written = await writeAgentLabels(db, auth, actor, body, true);
   if (!("unknown" in written)) return written;
   const given = [...new Set(written.unknown.map((u) => u.given))];
   const direct = new Set(body.labels.flatMap((e) => (e.traceId !== undefined ? [e.traceId] : [])));
@@ -109,7 +118,7 @@ export async function saveAgentLabelsWithVerdicts(db: Database, auth: { organiza
 
 type AgentLabelsWritten = { unknown: Array<{ i: number; given: string }> } | { labels: TLabelWrite[]; current: TTraceLabels[] };
 
-async function writeAgentLabels(db: Database, auth: { organizationId: string; userId: string }, body: TAgentLabelsBody, readBack: boolean): Promise<AgentLabelsWritten> {
+async function writeAgentLabels(db: Database, auth: { organizationId: string; userId: string }, actor: TAuditActor, body: TAgentLabelsBody, readBack: boolean): Promise<AgentLabelsWritten> {
   const { organizationId } = auth;
   return db.transaction(async (tx) => {
     const { resolved, unknown } = await resolveEntries(tx, organizationId, body);
@@ -119,6 +128,7 @@ async function writeAgentLabels(db: Database, auth: { organizationId: string; us
     await lockAll(tx, organizationId, resolved.flatMap((r) => (r.traceId ? [r.traceId] : [])));
     const at = new Date();
     const out: TLabelWrite[] = [];
+    const audit: TAuditChange[] = [];
     for (const { entry, key, traceId } of resolved) {
       if (!traceId) {
         out.push({ key, traceId: null, action: "skipped", unresolved: true });
@@ -126,10 +136,14 @@ async function writeAgentLabels(db: Database, auth: { organizationId: string; us
       }
       const target = { organizationId, traceId, assertionId: entry.assertionId ?? null };
       let action: Action;
-      if (entry.archive) action = await archiveCurrent(tx, target, at);
-      else {
+      if (entry.archive) {
+        const replaced = await archiveCurrent(tx, target, at);
+        action = replaced ? "archived" : "no-active-label";
+        if (replaced) audit.push(verdictChange("label.archived", target, replaced, null));
+      } else {
         const skip = entry.skip === true;
-        await recordTraceVerdict(tx, {
+        const verdict = { label: skip ? null : entry.label!, labelStatus: skip ? "skipped" : "labeled", labelSource: "agent", annotation: entry.annotation ?? null, approvalState: "pending" };
+        const replaced = await recordTraceVerdict(tx, {
           ...target,
           labelStatus: skip ? "skipped" : "labeled",
           label: skip ? null : entry.label!,
@@ -142,10 +156,12 @@ async function writeAgentLabels(db: Database, auth: { organizationId: string; us
           testRunId: body.testRunId ?? null,
           evidence: entry.evidence,
         }, at);
+        audit.push(verdictChange("label.agent", target, replaced, verdict));
         action = skip ? "skipped" : "set";
       }
       out.push({ key, traceId, action });
     }
+    await recordAuditEvents(tx, organizationId, actor, audit);
     return { labels: out, current: readBack ? await currentVerdicts(tx, organizationId, out) : [] };
   }, TX_OPTIONS);
 }
@@ -179,17 +195,17 @@ async function resolveEntries(tx: Tx, organizationId: string, body: TAgentLabels
  * twice, or an assertionId not active on its trace fails the whole batch with 400. Human verdicts are
  * validated at once (approved, approval_state approved).
  */
-export async function saveHumanLabels(db: Database, auth: { organizationId: string; userId: string }, entries: THumanLabelEntry[]) {
-  const { labels } = await writeHumanLabels(db, auth, entries, false);
+export async function saveHumanLabels(db: Database, auth: { organizationId: string; userId: string }, actor: TAuditActor, entries: THumanLabelEntry[]) {
+  const { labels } = await writeHumanLabels(db, auth, actor, entries, false);
   return { labels };
 }
 
 /** saveHumanLabels for the agents' door: the writes and the verdicts in force after them, read once in the same transaction. */
-export async function saveHumanLabelsWithVerdicts(db: Database, auth: { organizationId: string; userId: string }, entries: THumanLabelEntry[]) {
-  return writeHumanLabels(db, auth, entries, true);
+export async function saveHumanLabelsWithVerdicts(db: Database, auth: { organizationId: string; userId: string }, actor: TAuditActor, entries: THumanLabelEntry[]) {
+  return writeHumanLabels(db, auth, actor, entries, true);
 }
 
-async function writeHumanLabels(db: Database, auth: { organizationId: string; userId: string }, entries: THumanLabelEntry[], readBack: boolean) {
+async function writeHumanLabels(db: Database, auth: { organizationId: string; userId: string }, actor: TAuditActor, entries: THumanLabelEntry[], readBack: boolean) {
   const { organizationId } = auth;
   const rows = entries.map((e, i) => ({ ...e, i, traceId: canonicalId(organizationId, e.traceId), assertionId: e.assertionId ?? null }));
   const seen = new Set<string>();
@@ -205,8 +221,9 @@ async function writeHumanLabels(db: Database, auth: { organizationId: string; us
     await assertApplies(tx, organizationId, rows.flatMap((r) => (r.assertionId ? [{ traceId: r.traceId, assertionId: r.assertionId, where: `labels.${r.i}` }] : [])));
     await lockAll(tx, organizationId, rows.map((r) => r.traceId));
     const at = new Date();
+    const audit: TAuditChange[] = [];
     for (const r of rows) {
-      await recordTraceVerdict(tx, {
+      const replaced = await recordTraceVerdict(tx, {
         organizationId,
         traceId: r.traceId,
         assertionId: r.assertionId,
@@ -221,7 +238,9 @@ async function writeHumanLabels(db: Database, auth: { organizationId: string; us
         testRunId: null,
         evidence: r.evidence,
       }, at);
+      audit.push(verdictChange("label.human", r, replaced, { label: r.label, labelStatus: "labeled", labelSource: "human", annotation: r.annotation ?? null, approvalState: "approved" }));
     }
+    await recordAuditEvents(tx, organizationId, actor, audit);
     const labels = rows.map((r) => ({ traceId: r.traceId, assertionId: r.assertionId, label: r.label, action: "set" as const }));
     return { labels, current: readBack ? await currentVerdicts(tx, organizationId, labels) : [] };
   }, TX_OPTIONS);

@@ -7,7 +7,7 @@ export const traceExists = async (db: DbClient, organizationId: string, id: stri
 export const findCurrentVerdict = (db: DbClient, organizationId: string, traceId: string, assertionId: string | null) =>
   db.prisma.traceLabel.findFirst({
     where: { organizationId, traceId, assertionId, supersededAt: null },
-    select: { id: true, labelSource: true, labelStatus: true },
+    select: { id: true, labelSource: true, labelStatus: true, label: true, annotation: true, approvalState: true },
   });
 
 export const setApproval = (db: DbClient, organizationId: string, id: string, approve: boolean, userId: string, at: Date) =>
@@ -41,7 +41,7 @@ export const findSupersededBy = (db: DbClient, organizationId: string, t: { trac
 export const findVerdict = (db: DbClient, organizationId: string, id: string) =>
   db.prisma.traceLabel.findFirst({
     where: { organizationId, id },
-    select: { id: true, traceId: true, assertionId: true, labelSource: true, authorUserId: true, supersededAt: true, createdAt: true },
+    select: { id: true, traceId: true, assertionId: true, labelSource: true, labelStatus: true, label: true, annotation: true, approvalState: true, authorUserId: true, supersededAt: true, createdAt: true },
   });
 
 export const setSuperseded = (db: DbClient, organizationId: string, id: string, at: Date | null) =>

@@ -1,6 +1,8 @@
 // Approving or rejecting an agent verdict: console-only: no API endpoint approves an
 // agent verdict (docs/api/console.md, "Procedures"; docs/api/labels.md). Runs under the same per-trace verdict lock
 // as every other verdict write, so it never approves a verdict that is being superseded.
+import { recordAuditEvents } from "../auth/audit/audit.service.ts";
+import type { TAuditActor } from "../auth/audit/audit.schemas.ts";
 import type { Database } from "../db/client.ts";
 import { AppError, notFound } from "../errors.ts";
 import { lockTraceLabels } from "./trace-labels.queries.ts";
@@ -12,7 +14,11 @@ export interface TReviewVerdictInput {
   approve: boolean;
 }
 
-export async function reviewAgentVerdict(db: Database, auth: { organizationId: string; userId: string }, input: TReviewVerdictInput) {
+/** A verdict as the audit log keeps it. */
+const verdictAudit = (v: { assertionId?: string | null; label: boolean | null; labelStatus: string; labelSource: string; annotation: string | null; approvalState: string }) =>
+  ({ assertionId: v.assertionId ?? null, label: v.label, labelStatus: v.labelStatus, labelSource: v.labelSource, annotation: v.annotation, approvalState: v.approvalState });
+
+export async function reviewAgentVerdict(db: Database, auth: { organizationId: string; userId: string }, actor: TAuditActor, input: TReviewVerdictInput) {
   const { organizationId } = auth;
   return db.transaction(async (tx) => {
     if (!(await q.traceExists(tx, organizationId, input.traceId))) throw notFound(`Trace ${input.traceId}`);
@@ -23,6 +29,11 @@ export async function reviewAgentVerdict(db: Database, auth: { organizationId: s
       throw new AppError("bad_request", `Only agent verdicts are approved or rejected; this one comes from ${current.labelSource}.`);
     }
     await q.setApproval(tx, organizationId, current.id, input.approve, auth.userId, new Date());
+    const before = verdictAudit({ ...current, assertionId: input.assertionId });
+    await recordAuditEvents(tx, organizationId, actor, [{
+      kind: input.approve ? "label.approved" : "label.rejected", targetType: "trace", targetId: input.traceId,
+      before, after: { ...before, approvalState: input.approve ? "approved" : "rejected" },
+    }]);
     return { traceId: input.traceId, assertionId: input.assertionId, approvalState: input.approve ? ("approved" as const) : ("rejected" as const) };
   });
 }
@@ -45,7 +56,7 @@ export async function findVerdictRecords(db: Database, organizationId: string, t
  * verdict of its target; it is superseded and the verdict it replaced, if any, becomes current again, so
  * the history keeps both. Anything else is a 409 and changes nothing.
  */
-export async function undoHumanVerdict(db: Database, auth: { organizationId: string; userId: string }, labelId: string) {
+export async function undoHumanVerdict(db: Database, auth: { organizationId: string; userId: string }, actor: TAuditActor, labelId: string) {
   const { organizationId } = auth;
   return db.transaction(async (tx) => {
     const label = await q.findVerdict(tx, organizationId, labelId);
@@ -59,6 +70,9 @@ export async function undoHumanVerdict(db: Database, auth: { organizationId: str
     const previous = await q.findSupersededBy(tx, organizationId, label, label.createdAt);
     await q.setSuperseded(tx, organizationId, label.id, new Date());
     if (previous) await q.setSuperseded(tx, organizationId, previous.id, null);
+    await recordAuditEvents(tx, organizationId, actor, [{
+      kind: "label.undone", targetType: "trace", targetId: label.traceId, before: { labelId: label.id, ...verdictAudit(label) }, after: { assertionId: label.assertionId, restoredLabelId: previous?.id ?? null },
+    }]);
     return { traceId: label.traceId, assertionId: label.assertionId, restoredId: previous?.id ?? null };
   });
 }

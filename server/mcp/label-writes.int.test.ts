@@ -1,6 +1,7 @@
 // save_agent_labels and save_human_labels read once per write (docs/mcp.md, "Results"): the service checks the
 // traces and reads back the verdicts in force inside its transaction; the tool and its renderer read nothing.
 // The database is the real one, with every Prisma read it serves recorded.
+import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createTrace } from "../../test/factories.ts";
@@ -55,7 +56,7 @@ describe("label writes through MCP read once", () => {
   let traces: string[];
   const ctx = (database: Database): ToolContext => ({
     db: database,
-    auth: { organizationId: org.organizationId, userId: org.userId, apiKeyId: "test", role: "owner", scope: "admin" },
+    auth: { organizationId: org.organizationId, userId: org.userId, apiKeyId: randomUUID(), role: "owner", scope: "admin" },
     apiKey: org.apiKey,
     baseUrl: "http://localhost",
     requestId: "test",

@@ -1,5 +1,6 @@
 // The MCP door over real HTTP: the official client, the plugins' own way of calling (JSON-RPC id 1 on every
 // request, no initialized notification, concurrent calls on one session), sessions, auth and isolation.
+import { cliActor } from "../auth/audit/actor.ts";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";
@@ -23,7 +24,7 @@ describe("MCP endpoint", () => {
     served = await serveMcp();
     client = await connectClient(served.url, org.apiKey);
     for (let i = 0; i < 6; i++) traceIds.push((await createTrace(db(), org.organizationId, { traceFunctionKey: "answer" })).id);
-    await saveHumanLabels(db(), org, traceIds.map((traceId, i) => ({ traceId, label: i % 2 === 0, annotation: `note ${i}` })));
+    await saveHumanLabels(db(), org, cliActor, traceIds.map((traceId, i) => ({ traceId, label: i % 2 === 0, annotation: `note ${i}` })));
   });
   afterAll(async () => {
     await client?.close();

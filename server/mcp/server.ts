@@ -8,6 +8,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolRequest, ty
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { z } from "zod";
 import { denial } from "../auth/permissions.ts";
+import { toolActor } from "../auth/audit/actor.ts";
 import { toValidationIssues } from "../errors.ts";
 import { toAppError } from "../http/responses.ts";
 import { logger } from "../logger.ts";
@@ -127,7 +128,7 @@ export async function runTool(tool: ToolDefinition, args: unknown, ctx: ToolCont
     assertInputText(args, { where: "arguments" });
     // A write stores what the rules leave of its arguments (docs/operations.md, "Redaction").
     const redacted = tool.readOnly ? { args, masked: 0 } : await redactToolArguments(ctx.db, ctx.auth.organizationId, args);
-    result = await tool.run(redacted.args as never, ctx);
+    result = await tool.run(redacted.args as never, { ...ctx, actor: toolActor(ctx.auth, tool.name) });
     // Never silent: how many values the rules masked, beside the tool's own facts.
     if (redacted.masked > 0) result = { ...result, data: { ...result.data, redactedValues: redacted.masked } };
   } catch (error) {

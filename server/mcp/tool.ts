@@ -2,6 +2,7 @@
 // function over the services. Adding a tool is one file under tools/ and one line in tools/index.ts.
 import type { z } from "zod";
 import type { TAuthContext } from "../auth/auth.schemas.ts";
+import type { TAuditActor } from "../auth/audit/audit.schemas.ts";
 import type { TPermission } from "../auth/permissions.ts";
 import type { Database } from "../db/client.ts";
 
@@ -13,6 +14,11 @@ export interface ToolContext {
   /** The server's public origin as the caller reached it, for links and setup hints. */
   baseUrl: string;
   requestId: string;
+}
+
+/** A tool's run sees who the audit log records its changes as: this tool, its key and the key's user. */
+export interface ToolRunContext extends ToolContext {
+  actor: TAuditActor;
 }
 
 /** What a tool returns: the text agents read, and the same facts as JSON for clients that use it. */
@@ -36,7 +42,7 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
    * role before the arguments are read. Required, so a new tool cannot forget it.
    */
   permission: TPermission;
-  run: (args: z.output<z.ZodObject<Shape>>, ctx: ToolContext) => Promise<ToolResult>;
+  run: (args: z.output<z.ZodObject<Shape>>, ctx: ToolRunContext) => Promise<ToolResult>;
 }
 
 export function defineTool<Shape extends z.ZodRawShape>(def: ToolDefinition<Shape>): ToolDefinition<Shape> {

@@ -1,4 +1,5 @@
 // The sim plan, replay and "not in Reprise" tools through the official MCP client, and the full tool list.
+import { cliActor } from "../auth/audit/actor.ts";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";
@@ -90,7 +91,7 @@ describe("MCP sim plan, replay and unsupported tools", () => {
 
     const unpaired = await callTool(client, "list_experiment_traces", { experimentId });
     expect(unpaired.text).toContain(`- [ID: ${replay.id}] unpaired · original ${original}`);
-    await saveHumanLabels(db(), org, [{ traceId: original, label: false, annotation: "broken" }]);
+    await saveHumanLabels(db(), org, cliActor, [{ traceId: original, label: false, annotation: "broken" }]);
     // Lineage mode as the plugins send it: originalTraceId with its deprecated sourceTraceId copy, both experiment keys.
     const lineage = await callTool(client, "save_agent_labels", {
       experimentId, testRunId: experimentId,

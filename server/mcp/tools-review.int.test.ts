@@ -2,6 +2,7 @@
 // person approves some, a replay judges exactly the approved ones, the agent reads them back, scores the replay
 // per assertion with evidence and reads the experiment; categories, groups, graders and re-runs; generation
 // against a local OpenAI-compatible judge stub.
+import { cliActor } from "../auth/audit/actor.ts";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -92,8 +93,8 @@ describe("MCP review-loop tools", () => {
     expect((await callTool(client, "save_trace_assertions", { traceId: failing, assertions: [{ assertion: "x", approvalState: "approved" }] })).isError).toBe(true);
 
     // A person approves two and rejects one (the console's review queue calls this service).
-    await reviewAssertions(db(), org, { ids: [refund, short], approvalState: "approved" });
-    await reviewAssertions(db(), org, { ids: [polite], approvalState: "rejected" });
+    await reviewAssertions(db(), org, cliActor, { ids: [refund, short], approvalState: "approved" });
+    await reviewAssertions(db(), org, cliActor, { ids: [polite], approvalState: "rejected" });
     const read = await callTool(client, "get_trace_assertions", { traceIds: [failing] });
     expect([...read.text.matchAll(ID_LINE)].map((m) => m[1])).toEqual([refund, short]);
     expect(read.text).toContain(`[ID: ${refund}] checks the output: offers a refund (pass: mentions a refund)`);

@@ -1,4 +1,5 @@
 // Every tool through the official MCP client against the served endpoint; each write is read back over REST.
+import { cliActor } from "../auth/audit/actor.ts";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";
@@ -46,7 +47,7 @@ describe("MCP tools", () => {
     llmSpanId = a.llm;
     passing = (await make(2, "shipping question", { environment: "staging" }, "It ships tomorrow.")).id;
     unlabeled = (await make(3, "greeting", {}, "Hello!")).id;
-    await saveHumanLabels(db(), org, [
+    await saveHumanLabels(db(), org, cliActor, [
       { traceId: failing, label: false, annotation: "Refused a valid refund" },
       { traceId: passing, label: true, annotation: "Correct" },
     ]);

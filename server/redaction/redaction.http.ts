@@ -12,11 +12,11 @@ export const getRedaction = defineRoute({
 export const putRedaction = defineRoute({
   permission: "manage-redaction",
   body: ZSaveRedactionBody,
-  handler: ({ db, auth, body }) => saveRedactionRules(db, auth, body.rules),
+  handler: ({ db, auth, actor, body }) => saveRedactionRules(db, auth, actor, body.rules),
 });
 
 export const postRedactionRestore = defineRoute({
   permission: "manage-redaction",
   body: ZRestoreRedactionBody,
-  handler: ({ db, auth, body }) => restoreRedactionRules(db, auth, body.version),
+  handler: ({ db, auth, actor, body }) => restoreRedactionRules(db, auth, actor, body.version),
 });

@@ -2,7 +2,9 @@
 // (docs/operations.md, "Redaction"). The compiled rules are cached per organization: an organization without
 // rules costs ingestion a map lookup, not a query. A change on this instance drops its entry at once; other
 // instances see it within CACHE_TTL_MS.
-import type { DbClient } from "../db/client.ts";
+import { recordAuditEvents } from "../auth/audit/audit.service.ts";
+import type { TAuditActor } from "../auth/audit/audit.schemas.ts";
+import type { Database, DbClient } from "../db/client.ts";
 import { AppError, notFound } from "../errors.ts";
 import * as q from "./redaction.queries.ts";
 import { Redactor, type TKeep, type TRedactionCounts } from "./redactor.ts";
@@ -84,27 +86,37 @@ export async function getRedactionSettings(db: DbClient, organizationId: string)
   return { version: versions[0]?.version ?? 0, rules: versions[0]?.rules ?? EMPTY_RULES, versions };
 }
 
-async function append(db: DbClient, actor: Actor, rules: TRedactionRules, restoredFrom: number | null): Promise<TRedactionSettings> {
+async function append(db: Database, auth: Actor, actor: TAuditActor, rules: TRedactionRules, restoredFrom: number | null): Promise<TRedactionSettings> {
   try {
-    await q.insertRuleVersion(db, actor.organizationId, { rules, authorUserId: actor.userId, restoredFrom, at: new Date() });
+    await db.transaction(async (tx) => {
+      const current = await q.selectCurrentRules(tx, auth.organizationId);
+      await q.insertRuleVersion(tx, auth.organizationId, { rules, authorUserId: auth.userId, restoredFrom, at: new Date() });
+      await recordAuditEvents(tx, auth.organizationId, actor, [{
+        kind: restoredFrom === null ? "redaction.changed" : "redaction.restored",
+        targetType: "redaction_rules",
+        targetId: auth.organizationId,
+        before: current ? { version: current.version, rules: parseStored(current.rules) } : null,
+        after: { version: (current?.version ?? 0) + 1, rules, ...(restoredFrom === null ? {} : { restoredFrom }) },
+      }]);
+    });
   } catch (error) {
     if ((error as { code?: string }).code === "23505") {
       throw new AppError("conflict", "The redaction rules were changed at the same moment by someone else; reload them and try again.");
     }
     throw error;
   }
-  invalidateRedactionCache(actor.organizationId);
-  return getRedactionSettings(db, actor.organizationId);
+  invalidateRedactionCache(auth.organizationId);
+  return getRedactionSettings(db, auth.organizationId);
 }
 
 /** Puts new rules in force as a new version; the previous versions stay, with who wrote them. */
-export function saveRedactionRules(db: DbClient, actor: Actor, rules: TRedactionRules): Promise<TRedactionSettings> {
-  return append(db, actor, rules, null);
+export function saveRedactionRules(db: Database, auth: Actor, actor: TAuditActor, rules: TRedactionRules): Promise<TRedactionSettings> {
+  return append(db, auth, actor, rules, null);
 }
 
 /** Puts an earlier version's rules back in force, as a new version naming the one it copied (an undo). */
-export async function restoreRedactionRules(db: DbClient, actor: Actor, version: number): Promise<TRedactionSettings> {
-  const rules = await q.selectRuleVersion(db, actor.organizationId, version);
+export async function restoreRedactionRules(db: Database, auth: Actor, actor: TAuditActor, version: number): Promise<TRedactionSettings> {
+  const rules = await q.selectRuleVersion(db, auth.organizationId, version);
   if (rules === null) throw notFound(`Redaction rules version ${version}`);
-  return append(db, actor, parseStored(rules), version);
+  return append(db, auth, actor, parseStored(rules), version);
 }

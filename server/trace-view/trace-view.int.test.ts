@@ -1,5 +1,6 @@
 // Console procedures over traces, verdicts and the sim plan: behaviour and authorization (another
 // organization's ids → NOT_FOUND, never its data).
+import { cliActor } from "../auth/audit/actor.ts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";
 import { createSpan, createTrace } from "../../test/factories.ts";
@@ -102,7 +103,7 @@ describe("console trace procedures", () => {
   });
 
   it("approves and rejects an agent verdict, and refuses to 'approve' a human one", async () => {
-    await saveAgentLabels(db(), { organizationId: org.organizationId, userId: org.userId }, { labels: [{ traceId: ids.older, label: true }], testRunId: undefined });
+    await saveAgentLabels(db(), { organizationId: org.organizationId, userId: org.userId }, cliActor, { labels: [{ traceId: ids.older, label: true }], testRunId: undefined });
     expect((await caller.traces.get({ id: ids.older })).verdict).toMatchObject({ labelSource: "agent", approved: false });
     await expect(caller.labels.review({ traceId: ids.older, approve: true })).resolves.toMatchObject({ approvalState: "approved" });
     expect((await caller.traces.get({ id: ids.older })).verdict).toMatchObject({ approved: true });

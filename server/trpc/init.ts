@@ -12,6 +12,7 @@ import { assertInputText } from "../shared/input-text.ts";
 import { getReadReplica } from "../db.ts";
 import { isConnectionFailure, readsFromReplica, replicaFor, writtenCookie } from "./replica-reads.ts";
 import { assertAllowed, type TPermission } from "../auth/permissions.ts";
+import { consoleActor } from "../auth/audit/actor.ts";
 
 /** What a procedure declares: the permission it needs (server/auth/permissions.ts). */
 export interface TProcedureMeta {
@@ -96,7 +97,7 @@ export const protectedProcedure = publicProcedure
     if (!ctx.session) throw new AppError("unauthorized", "Your session has ended. Sign in again.");
     const { organizationId, userId, role } = ctx.session;
     assertAllowed({ role, scope: null }, meta?.permission ?? (type === "query" ? "read" : "manage-owners"));
-    return next({ ctx: { ...ctx, session: ctx.session, auth: { organizationId, userId, role } } });
+    return next({ ctx: { ...ctx, session: ctx.session, auth: { organizationId, userId, role }, actor: consoleActor({ userId }) } });
   })
   .use(replicaReads);
 

@@ -10,11 +10,19 @@ import { Card, CardHeader } from "@/components/ui/card.tsx";
 import { CopyButton } from "@/components/ui/copy-button.tsx";
 import { useTRPC } from "@/components/trpc/react.tsx";
 import { ExperimentStatus } from "../replays/replays-list.tsx";
+import { useCan } from "./permissions.tsx";
 
 /** What to replay: a dataset, or traces picked by id (at most 100, all of one trace function). */
 export type TReplaySelection = { datasetId: string } | { traceIds: string[] };
 
-export function ReplayCard({ traceFunctionKey, selection, title }: { traceFunctionKey: string; selection: TReplaySelection; title: string }) {
+type TReplayCardProps = { traceFunctionKey: string; selection: TReplaySelection; title: string };
+
+/** Shown only to those who may start replays (a viewer is never offered a button that answers 403). */
+export function ReplayCard(props: TReplayCardProps) {
+  return useCan("replay") ? <ReplayCardBody {...props} /> : null;
+}
+
+function ReplayCardBody({ traceFunctionKey, selection, title }: TReplayCardProps) {
   const trpc = useTRPC();
   const [name] = useState(() => `console-${Math.random().toString(36).slice(2, 8)}`);
   const filter = "datasetId" in selection ? { datasetId: selection.datasetId } : { traceFunctionKey };

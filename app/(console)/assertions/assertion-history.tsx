@@ -15,6 +15,7 @@ import { useTRPC } from "@/components/trpc/react.tsx";
 import type { RouterOutputs } from "@/components/trpc/types.ts";
 import { useInvalidateAssertions } from "./assertion-dialog.tsx";
 import { StateBadge } from "./state-badge.tsx";
+import { useCan } from "../_components/permissions.tsx";
 
 type History = RouterOutputs["assertions"]["history"];
 type Version = History["versions"][number];
@@ -44,6 +45,7 @@ export function AssertionHistory({ assertionId, onClose }: { assertionId: string
   const invalidate = useInvalidateAssertions();
   const history = useQuery(trpc.assertions.history.queryOptions({ assertionId }));
   const revert = useMutation(trpc.assertions.revert.mutationOptions({ onSuccess: invalidate }));
+  const canCurate = useCan("curate");
   return (
     <Dialog open onOpenChange={(o) => { if (!o) onClose(); }} title="Assertion history" description="What this assertion says now, and what each edit replaced. Restoring a version keeps the current one as a version too.">
       {history.isPending ? <LoadingState label="Loading the history" /> : history.isError ? <ErrorState error={history.error} /> : (
@@ -58,8 +60,8 @@ export function AssertionHistory({ assertionId, onClose }: { assertionId: string
                 Version {v.version} · written {who(v.writtenBy, v.writtenThrough)} · {formatDateTime(v.writtenAt)} · replaced {who(v.replacedBy, v.replacedThrough)} · {formatDateTime(v.replacedAt)}
               </p>
               <Snapshot v={v} />
-              <Button className="mt-2" size="sm" variant="secondary" disabled={revert.isPending} onClick={() => revert.mutate({ assertionId, version: v.version })}
-                aria-label={`Restore version ${v.version}`}>Restore this version</Button>
+              {canCurate ? <Button className="mt-2" size="sm" variant="secondary" disabled={revert.isPending} onClick={() => revert.mutate({ assertionId, version: v.version })}
+                aria-label={`Restore version ${v.version}`}>Restore this version</Button> : null}
             </li>
           ))}
           {history.data.versions.length === 0 ? <li className="text-xs text-zinc-500">Never edited since it was written.</li> : null}

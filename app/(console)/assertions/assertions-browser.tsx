@@ -14,6 +14,7 @@ import { useTRPC } from "@/components/trpc/react.tsx";
 import type { RouterOutputs } from "@/components/trpc/types.ts";
 import { AssertionDialog, type Assertion } from "./assertion-dialog.tsx";
 import { AssertionItem } from "./assertion-item.tsx";
+import { useCan } from "../_components/permissions.tsx";
 
 type Recent = RouterOutputs["assertions"]["recent"]["assertions"][number];
 
@@ -26,6 +27,7 @@ export function AssertionsBrowser() {
   const state = readState(params.get("state"));
   const [cursors, setCursors] = useState<string[]>([]);
   const [editing, setEditing] = useState<Assertion | null>(null);
+  const canCurate = useCan("curate");
   const keys = useQuery(trpc.traces.functionKeys.queryOptions());
   const list = useQuery({ ...trpc.assertions.recent.queryOptions({ traceFunctionKey, approvalState: state, cursor: cursors.at(-1), limit: 50 }), placeholderData: keepPreviousData });
   const setParam = (key: "fn" | "state", value: string) => {
@@ -78,7 +80,7 @@ export function AssertionsBrowser() {
         <Button variant="secondary" size="sm" disabled={cursors.length === 0} onClick={() => setCursors((c) => c.slice(0, -1))}>Newer</Button>
         <Button variant="secondary" size="sm" disabled={!list.data?.nextCursor} onClick={() => list.data?.nextCursor && setCursors((c) => [...c, list.data.nextCursor!])}>Older</Button>
       </nav>
-      {editing ? <AssertionDialog traceId={editing.traceId} assertion={editing} onClose={() => setEditing(null)} /> : null}
+      {editing && canCurate ? <AssertionDialog traceId={editing.traceId} assertion={editing} onClose={() => setEditing(null)} /> : null}
     </div>
   );
 }

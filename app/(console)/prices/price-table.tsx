@@ -11,6 +11,7 @@ import { ErrorState, LoadingState } from "@/components/ui/states.tsx";
 import { useTRPC } from "@/components/trpc/react.tsx";
 import type { RouterOutputs } from "@/components/trpc/types.ts";
 import { PriceForm, type TPriceDraft } from "./price-form.tsx";
+import { useCan } from "../_components/permissions.tsx";
 
 type TPrice = RouterOutputs["insight"]["prices"]["prices"][number];
 
@@ -76,6 +77,7 @@ export function PriceTable() {
 }
 
 function PriceHistory({ price, onClose }: { price: TPrice; onClose: () => void }) {
+  const canRestore = useCan("manage-prices");
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const versions = useQuery(trpc.insight.priceVersions.queryOptions({ id: price.id }));
@@ -96,7 +98,7 @@ function PriceHistory({ price, onClose }: { price: TPrice; onClose: () => void }
                   v{v.version}{v.deleted ? " (deleted)" : ""}: in ${v.inputPerMtok}, out ${v.outputPerMtok}
                   <span className="block text-xs text-zinc-500">{formatDateTime(v.changedAt)}{v.supersededAt ? "" : " · current"}</span>
                 </span>
-                {v.supersededAt && !v.deleted ? (
+                {v.supersededAt && !v.deleted && canRestore ? (
                   <Button variant="secondary" size="sm" disabled={restore.isPending} onClick={() => restore.mutate({ id: price.id, version: v.version })}>Restore v{v.version}</Button>
                 ) : null}
               </li>

@@ -87,8 +87,10 @@ export function ReviewQueue() {
     const onKey = (e: KeyboardEvent) => {
       if (e.metaKey || e.ctrlKey || e.altKey || e.repeat || editing || isTextField(e.target)) return;
       const key = e.key.toLowerCase();
+      // Moving is for everyone; deciding, editing and selecting only for roles that curate (the server refuses the rest).
       if (key === "j" || e.key === "ArrowDown") setCursor((c) => Math.min(c + 1, Math.max(items.length - 1, 0)));
       else if (key === "k" || e.key === "ArrowUp") setCursor((c) => Math.max(c - 1, 0));
+      else if (!canCurate) return;
       else if (key === "a") act("approved");
       else if (key === "r") act("rejected");
       else if (key === "e" && current) setEditing(current.id);

@@ -1,10 +1,10 @@
 "use client";
 // The audit log (docs/operations.md, "Audit log"): who changed what, before and after; admins and owners only.
-import { useInfiniteQuery } from "@tanstack/react-query";
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "@/components/ui/button.tsx";
 import { Card, CardHeader } from "@/components/ui/card.tsx";
-import { Field, Select } from "@/components/ui/field.tsx";
+import { Field, Input, Select } from "@/components/ui/field.tsx";
 import { formatDateTime } from "@/components/ui/format.ts";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states.tsx";
 import { useTRPC } from "@/components/trpc/react.tsx";
@@ -12,7 +12,11 @@ import type { RouterOutputs } from "@/components/trpc/types.ts";
 import { useCan } from "../_components/permissions.tsx";
 
 type AuditEvent = RouterOutputs["audit"]["list"]["events"][number];
-const KINDS = [["", "Every change"], ["grader.", "Graders"], ["sim-plan.", "Sim plan"], ["api-key.", "API keys"], ["user.", "Users and roles"]] as const;
+const KINDS = [
+  ["", "Every change"], ["grader.", "Graders"], ["sim-plan.", "Sim plan"], ["dataset.", "Datasets"], ["assertion.", "Assertions"], ["label.", "Verdicts"],
+  ["trace.", "Trace deletions and pins"], ["retention.", "Retention"], ["redaction.", "Redaction rules"], ["price.", "Model prices"], ["api-key.", "API keys"],
+  ["user.", "Users and roles"], ["invitation.", "Invitations"], ["sso.", "Single sign-on"],
+] as const;
 const VIAS = [["", "Any way"], ["console", "Console"], ["rest", "REST"], ["mcp", "MCP (agents)"], ["cli", "Admin CLI"]] as const;
 
 export function AuditCard() {
@@ -24,15 +28,36 @@ function AuditLog() {
   const trpc = useTRPC();
   const [kind, setKind] = useState("");
   const [via, setVia] = useState("");
-  const input = { limit: 50, ...(kind ? { kind } : {}), ...(via ? { via: via as AuditEvent["actor"]["via"] } : {}) };
+  const [actorUserId, setActorUserId] = useState("");
+  const [from, setFrom] = useState("");
+  const [to, setTo] = useState("");
+  const people = useQuery(trpc.people.list.queryOptions()).data?.people ?? [];
+  // Days in the browser's time zone: from the start of `from` to the end of `to`.
+  const dayStart = (day: string, plusDays = 0) => new Date(new Date(`${day}T00:00:00`).getTime() + plusDays * 86_400_000).toISOString();
+  const input = {
+    limit: 50,
+    ...(kind ? { kind } : {}),
+    ...(via ? { via: via as AuditEvent["actor"]["via"] } : {}),
+    ...(actorUserId ? { actorUserId } : {}),
+    ...(from ? { from: dayStart(from) } : {}),
+    ...(to ? { to: dayStart(to, 1) } : {}),
+  };
   const log = useInfiniteQuery(trpc.audit.list.infiniteQueryOptions(input, { getNextPageParam: (page) => page.nextCursor ?? undefined }));
   const events = log.data?.pages.flatMap((p) => p.events) ?? [];
   return (
     <Card aria-labelledby="audit-title">
-      <CardHeader title={<span id="audit-title">Audit log</span>} description="Every change to graders, the sim plan, API keys, users and roles: who, how, before and after." />
+      <CardHeader title={<span id="audit-title">Audit log</span>} description="Every change people, keys and agents make (docs/operations.md lists the kinds): who, how, before and after." />
       <div className="flex flex-wrap gap-3 px-4 pb-3">
         <Field label="Kind">{(id) => <Select id={id} value={kind} onChange={(e) => setKind(e.target.value)}>{KINDS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}</Select>}</Field>
         <Field label="Made through">{(id) => <Select id={id} value={via} onChange={(e) => setVia(e.target.value)}>{VIAS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}</Select>}</Field>
+        <Field label="Made by">{(id) => (
+          <Select id={id} value={actorUserId} onChange={(e) => setActorUserId(e.target.value)}>
+            <option value="">Anyone</option>
+            {people.map((p) => <option key={p.id} value={p.id}>{p.email}</option>)}
+          </Select>
+        )}</Field>
+        <Field label="From">{(id) => <Input id={id} type="date" value={from} onChange={(e) => setFrom(e.target.value)} />}</Field>
+        <Field label="To">{(id) => <Input id={id} type="date" value={to} onChange={(e) => setTo(e.target.value)} />}</Field>
       </div>
       {log.isPending ? <LoadingState label="Loading the audit log" /> : log.isError ? <ErrorState error={log.error} onRetry={() => log.refetch()} /> : events.length === 0 ? (
         <EmptyState title="No changes recorded">Changes appear here as people, keys and agents make them.</EmptyState>

@@ -6,12 +6,14 @@ import { Card, CardHeader } from "@/components/ui/card.tsx";
 import { formatDateTime, formatRelative } from "@/components/ui/format.ts";
 import { EmptyState, ErrorState, FormError, LoadingState } from "@/components/ui/states.tsx";
 import { useTRPC } from "@/components/trpc/react.tsx";
+import { useCan } from "../_components/permissions.tsx";
 
 export function DeletedCard() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const deleted = useQuery(trpc.lifecycle.deleted.queryOptions({}));
   const restore = useMutation(trpc.lifecycle.restore.mutationOptions({ onSuccess: () => queryClient.invalidateQueries() }));
+  const canRestore = useCan("delete-data");
   return (
     <Card aria-labelledby="deleted-title">
       <CardHeader title={<span id="deleted-title">Deleted graders and assertions</span>} description="A deleted grader or assertion can be restored as it was." />
@@ -25,9 +27,9 @@ export function DeletedCard() {
                 <span className="text-zinc-500">{t.kind}</span> {t.name}{" "}
                 <span className="text-xs text-zinc-400" title={formatDateTime(t.deletedAt)}>deleted {formatRelative(t.deletedAt)}</span>
               </span>
-              <Button size="sm" variant="secondary" disabled={restore.isPending} onClick={() => restore.mutate({ id: t.id })} aria-label={`Restore ${t.kind} ${t.name}`}>
+              {canRestore ? <Button size="sm" variant="secondary" disabled={restore.isPending} onClick={() => restore.mutate({ id: t.id })} aria-label={`Restore ${t.kind} ${t.name}`}>
                 Restore
-              </Button>
+              </Button> : null}
             </li>
           ))}
         </ul>

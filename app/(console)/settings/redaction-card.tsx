@@ -11,6 +11,7 @@ import { formatDateTime } from "@/components/ui/format.ts";
 import { ErrorState, FormError, LoadingState } from "@/components/ui/states.tsx";
 import { useTRPC } from "@/components/trpc/react.tsx";
 import type { RouterOutputs } from "@/components/trpc/types.ts";
+import { useCan } from "../_components/permissions.tsx";
 
 type Settings = RouterOutputs["redaction"]["get"];
 type Rules = Settings["rules"];
@@ -109,6 +110,7 @@ function RulesForm({ settings }: { settings: Settings }) {
 }
 
 function History({ settings, onRestore, busy }: { settings: Settings; onRestore: (version: number) => void; busy: boolean }) {
+  const canRestore = useCan("manage-redaction");
   if (settings.versions.length === 0) return <p className="text-sm text-zinc-500">No rules yet: nothing is masked.</p>;
   return (
     <table className="w-full text-left text-sm" aria-label="Redaction rule versions">
@@ -129,7 +131,7 @@ function History({ settings, onRestore, busy }: { settings: Settings; onRestore:
             <td className="py-1">{v.authorEmail ?? "—"}</td>
             <td className="py-1">{formatDateTime(v.createdAt)}</td>
             <td className="py-1 text-right">
-              {v.version !== settings.version ? <Button variant="secondary" size="sm" disabled={busy} onClick={() => onRestore(v.version)}>Restore</Button> : null}
+              {v.version !== settings.version && canRestore ? <Button variant="secondary" size="sm" disabled={busy} onClick={() => onRestore(v.version)}>Restore</Button> : null}
             </td>
           </tr>
         ))}

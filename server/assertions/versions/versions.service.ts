@@ -1,10 +1,12 @@
 // Assertion versions (docs/api/assertions.md, "Versions"): every edit keeps what the assertion said before,
 // with who replaced it, when and through what (the console, an agent over MCP, an API key). A person can
 // restore any earlier version; the restore is an edit like any other, so it can be undone in turn.
+import { recordAuditEvents } from "../../auth/audit/audit.service.ts";
+import type { TAuditActor } from "../../auth/audit/audit.schemas.ts";
 import type { Database, DbClient } from "../../db/client.ts";
 import { notFound } from "../../errors.ts";
 import * as q from "../assertions.queries.ts";
-import { reviewFields, toAssertionResponses } from "../assertions.service.ts";
+import { assertionAudit, reviewFields, toAssertionResponses } from "../assertions.service.ts";
 import * as vq from "./versions.queries.ts";
 
 type UserRef = { id: string; email: string | null; fullName: string | null };
@@ -54,7 +56,7 @@ export async function findAssertionHistory(db: Database, organizationId: string,
  * A person restores an earlier version: its statement, target, check, criteria, category, note and review
  * state come back, and what the assertion said until now is kept as the next version.
  */
-export async function revertAssertion(db: Database, auth: { organizationId: string; userId: string }, input: { assertionId: string; version: number }) {
+export async function revertAssertion(db: Database, auth: { organizationId: string; userId: string }, actor: TAuditActor, input: { assertionId: string; version: number }) {
   const { organizationId } = auth;
   await db.transaction(async (tx) => {
     await vq.lockAssertionRows(tx, organizationId, [input.assertionId]);
@@ -66,7 +68,7 @@ export async function revertAssertion(db: Database, auth: { organizationId: stri
     const review = v.approvalState !== row.approvalState ? reviewFields(v.approvalState, auth.userId, now) : {};
     // A category deleted since leaves the restored assertion uncategorised, as deleting it did.
     const category = v.categoryAssertionId && (await q.findCategoryTitles(tx, organizationId, [v.categoryAssertionId])).length > 0 ? v.categoryAssertionId : null;
-    await q.updateActiveAssertion(tx, { organizationId, traceId: row.traceId, id: row.id }, {
+    const restored = {
       assertion: v.assertion,
       passCriteria: v.passCriteria,
       failCriteria: v.failCriteria,
@@ -75,7 +77,11 @@ export async function revertAssertion(db: Database, auth: { organizationId: stri
       categoryAssertionId: category,
       humanNote: v.humanNote,
       ...review,
-    });
+    };
+    await q.updateActiveAssertion(tx, { organizationId, traceId: row.traceId, id: row.id }, restored);
+    await recordAuditEvents(tx, organizationId, actor, [{
+      kind: "assertion.reverted", targetType: "assertion", targetId: row.id, before: assertionAudit(row), after: { ...assertionAudit({ ...row, ...restored }), revertedTo: input.version },
+    }]);
   });
   const [response] = await toAssertionResponses(db, organizationId, await q.findAssertionRowsById(db, organizationId, [input.assertionId]));
   return response!;

@@ -67,7 +67,7 @@ describe("audit log", () => {
     const key = await owner.apiKeys.create({ name: "app", scope: "ingest" });
     await owner.apiKeys.revoke({ id: key.id });
     const user = await owner.users.create({ email: `someone-${Date.now()}@example.com`, password: "a long password", role: "viewer" });
-    await owner.users.setRole({ userId: user.id, role: "member" });
+    await owner.people.changeRole({ userId: user.id, role: "member" });
     const plan = await call(postSimPlanRoute, { apiKey: org.apiKey, path: "/api/sdk/sim-plan", body: { decisions: [{ traceFunctionKey: KEY, name: "llm-call", captureContent: false }] } });
     expect(plan.status).toBe(200);
 
@@ -82,7 +82,7 @@ describe("audit log", () => {
   it("records nothing for a refused change, and shows one organization's log to its admins only", async () => {
     const owner = await signedInCaller(db(), org.email);
     const before = (await events("limit=500")).length;
-    await expect(owner.users.setRole({ userId: org.userId, role: "viewer" })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(owner.people.changeRole({ userId: org.userId, role: "viewer" })).rejects.toMatchObject({ code: "CONFLICT" });
     expect((await events("limit=500")).length).toBe(before);
 
     const member = await createUser(db(), { organizationId: org.organizationId, userId: org.userId, role: "owner" }, { email: `m-${Date.now()}@example.com`, password: "a long password", role: "member" });

@@ -5,7 +5,9 @@ import type { Database, DbClient } from "../../db/client.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import { hashPassword } from "../passwords.ts";
-import { requireUserManager } from "./actor.ts";
+import { recordAuditEvents } from "../audit/audit.service.ts";
+import { selfActor } from "../audit/actor.ts";
+import { auditActorOf, requireUserManager } from "./actor.ts";
 import { generateLinkToken, hashLinkToken, invitationPath } from "./link-tokens.ts";
 import * as q from "./people.queries.ts";
 import type { TAcceptInvitationInput, TActor, TCreateInvitationInput } from "./people.schemas.ts";
@@ -26,7 +28,7 @@ export function toInvitationResponse(row: InvitationRow) {
 }
 
 /** Creates an invitation; the token (in `path`) is returned this once and never stored. */
-export async function createInvitation(db: DbClient, actor: TActor, input: TCreateInvitationInput) {
+export async function createInvitation(db: Database, actor: TActor, input: TCreateInvitationInput) {
   await requireUserManager(db, actor, input.role === "owner");
   const existing = await q.findUserByEmail(db, input.email);
   if (existing) {
@@ -34,14 +36,22 @@ export async function createInvitation(db: DbClient, actor: TActor, input: TCrea
     throw new AppError("conflict", `A user with email ${input.email} already exists${where}.`);
   }
   const token = generateLinkToken();
-  const row = await q.insertInvitation(db, {
-    organizationId: actor.organizationId,
-    id: newId(),
-    email: input.email,
-    role: input.role,
-    tokenHash: hashLinkToken(token),
-    createdByUserId: actor.userId,
-    expiresAt: new Date(Date.now() + input.expiresInDays * DAY_MS),
+  const row = await db.transaction(async (tx) => {
+    const created = await q.insertInvitation(tx, {
+      organizationId: actor.organizationId,
+      id: newId(),
+      email: input.email,
+      role: input.role,
+      tokenHash: hashLinkToken(token),
+      createdByUserId: actor.userId,
+      expiresAt: new Date(Date.now() + input.expiresInDays * DAY_MS),
+    });
+    // Never the token: only what the invitation says.
+    await recordAuditEvents(tx, actor.organizationId, auditActorOf(actor), [{
+      kind: "invitation.created", targetType: "invitation", targetId: created.id, before: null,
+      after: { email: created.email, role: created.role, expiresAt: created.expiresAt.toISOString() },
+    }]);
+    return created;
   });
   return { invitation: toInvitationResponse(row), token, path: invitationPath(token) };
 }
@@ -52,13 +62,20 @@ export async function findInvitations(db: DbClient, actor: TActor) {
 }
 
 /** Revokes an open invitation; revoking twice is fine, one already accepted is a 409. */
-export async function revokeInvitation(db: DbClient, actor: TActor, id: string) {
+export async function revokeInvitation(db: Database, actor: TActor, id: string) {
   const row = await q.findInvitationInOrganization(db, actor.organizationId, id);
   if (!row) throw notFound("Invitation");
   await requireUserManager(db, actor, row.role === "owner");
   if (row.acceptedAt) throw new AppError("conflict", "This invitation was already accepted: remove the user instead.");
   const now = new Date();
-  await q.markInvitationRevoked(db, actor.organizationId, id, actor.userId, now);
+  if (!row.revokedAt) {
+    await db.transaction(async (tx) => {
+      await q.markInvitationRevoked(tx, actor.organizationId, id, actor.userId, now);
+      await recordAuditEvents(tx, actor.organizationId, auditActorOf(actor), [{
+        kind: "invitation.revoked", targetType: "invitation", targetId: id, before: { email: row.email, role: row.role, status: invitationStatus(row) }, after: { email: row.email, role: row.role, status: "revoked" },
+      }]);
+    });
+  }
   return { invitation: toInvitationResponse({ ...row, revokedAt: row.revokedAt ?? now }) };
 }
 
@@ -88,6 +105,9 @@ export async function acceptInvitation(db: Database, input: TAcceptInvitationInp
       const taken = await q.markInvitationAccepted(tx, row.organizationId, row.id, userId, new Date());
       if (taken.count !== 1) throw new AppError("conflict", "This invitation was just used, revoked or has expired.");
       const user = await q.insertUser(tx, { id: userId, organizationId: row.organizationId, email: row.email, name: input.name || null, passwordHash, role: row.role });
+      await recordAuditEvents(tx, row.organizationId, selfActor(user.id), [{
+        kind: "invitation.accepted", targetType: "user", targetId: user.id, before: { invitationId: row.id }, after: { email: user.email, role: row.role },
+      }]);
       return { userId: user.id, email: user.email, organizationId: row.organizationId };
     });
   } catch (error) {

@@ -2,10 +2,10 @@
 // The last owner can be neither removed nor demoted (docs/operations.md, "People and invitations").
 import type { Database, DbClient } from "../../db/client.ts";
 import { AppError, notFound } from "../../errors.ts";
-import { requireUserManager } from "./actor.ts";
+import { recordAuditEvents } from "../audit/audit.service.ts";
+import { auditActorOf, requireUserManager } from "./actor.ts";
 import * as q from "./people.queries.ts";
 import type { TActor } from "./people.schemas.ts";
-import type { TRole } from "./roles.ts";
 
 export function toUserResponse(u: { id: string; email: string; name: string | null; role: string; createdAt: Date; removedAt: Date | null }) {
   return { id: u.id, email: u.email, name: u.name, role: u.role, createdAt: u.createdAt, removedAt: u.removedAt };
@@ -41,6 +41,9 @@ export async function removeUser(db: Database, actor: TActor, userId: string) {
     await q.markUserRemoved(tx, actor.organizationId, userId, actor.userId, now);
     await q.deleteSessionsOfUser(tx, userId);
     await q.revokeApiKeysOfUser(tx, actor.organizationId, userId, now);
+    await recordAuditEvents(tx, actor.organizationId, auditActorOf(actor), [{
+      kind: "user.removed", targetType: "user", targetId: userId, before: { email: target.email, role: target.role, removed: false }, after: { email: target.email, role: target.role, removed: true },
+    }]);
     return { user: toUserResponse({ ...target, removedAt: now }) };
   });
 }
@@ -52,20 +55,11 @@ export async function restoreUser(db: Database, actor: TActor, userId: string) {
     const target = await getTarget(tx, actor.organizationId, userId);
     await requireUserManager(tx, actor, target.role === "owner");
     await q.markUserRestored(tx, actor.organizationId, userId);
+    if (target.removedAt) {
+      await recordAuditEvents(tx, actor.organizationId, auditActorOf(actor), [{
+        kind: "user.restored", targetType: "user", targetId: userId, before: { email: target.email, role: target.role, removed: true }, after: { email: target.email, role: target.role, removed: false },
+      }]);
+    }
     return { user: toUserResponse({ ...target, removedAt: null }) };
-  });
-}
-
-/** Changes a user's role; only owners touch the owner role, and the last owner stays an owner. */
-export async function changeUserRole(db: Database, actor: TActor, userId: string, role: TRole) {
-  return db.transaction(async (tx) => {
-    await q.lockPeopleOfOrganization(tx, actor.organizationId);
-    const target = await getTarget(tx, actor.organizationId, userId);
-    await requireUserManager(tx, actor, target.role === "owner" || role === "owner");
-    if (target.removedAt) throw new AppError("conflict", "This user was removed: restore them before changing their role.");
-    if (target.role === role) return { user: toUserResponse(target) };
-    await assertOwnerRemains(tx, actor.organizationId, target);
-    await q.updateUserRole(tx, actor.organizationId, userId, role);
-    return { user: toUserResponse({ ...target, role }) };
   });
 }

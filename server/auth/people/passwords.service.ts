@@ -4,7 +4,9 @@ import type { Database, DbClient } from "../../db/client.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
 import { hashPassword, verifyPassword } from "../passwords.ts";
-import { requireUserManager } from "./actor.ts";
+import { recordAuditEvents } from "../audit/audit.service.ts";
+import { selfActor } from "../audit/actor.ts";
+import { auditActorOf, requireUserManager } from "./actor.ts";
 import { generateLinkToken, hashLinkToken, passwordResetPath } from "./link-tokens.ts";
 import * as q from "./people.queries.ts";
 import type { TActor, TChangePasswordInput, TResetPasswordInput } from "./people.schemas.ts";
@@ -24,7 +26,12 @@ export async function changeOwnPassword(db: Database, actor: TActor, input: TCha
   const passwordHash = await hashPassword(input.newPassword);
   const ended = await db.transaction(async (tx) => {
     await q.updateUserPassword(tx, actor.organizationId, actor.userId, passwordHash, new Date());
-    return (await q.deleteSessionsOfUser(tx, actor.userId, keepSessionId)).count;
+    const count = (await q.deleteSessionsOfUser(tx, actor.userId, keepSessionId)).count;
+    // Never the password or its hash: that it changed, and how many other sessions it ended.
+    await recordAuditEvents(tx, actor.organizationId, auditActorOf(actor), [{
+      kind: "user.password_changed", targetType: "user", targetId: actor.userId, before: null, after: { passwordChanged: true, endedSessions: count },
+    }]);
+    return count;
   });
   return { changed: true, endedSessions: ended };
 }
@@ -39,7 +46,7 @@ export async function createPasswordReset(db: Database, actor: TActor, userId: s
   const now = new Date();
   const row = await db.transaction(async (tx) => {
     await q.expireOpenPasswordResets(tx, actor.organizationId, userId, now);
-    return q.insertPasswordReset(tx, {
+    const reset = await q.insertPasswordReset(tx, {
       organizationId: actor.organizationId,
       id: newId(),
       userId,
@@ -47,6 +54,11 @@ export async function createPasswordReset(db: Database, actor: TActor, userId: s
       createdByUserId: actor.userId,
       expiresAt: new Date(now.getTime() + RESET_TTL_MS),
     });
+    // Never the link's token: for whom it was issued and until when.
+    await recordAuditEvents(tx, actor.organizationId, auditActorOf(actor), [{
+      kind: "user.password_reset_issued", targetType: "user", targetId: userId, before: null, after: { email: target.email, expiresAt: reset.expiresAt.toISOString() },
+    }]);
+    return reset;
   });
   return { userId, expiresAt: row.expiresAt, token, path: passwordResetPath(token) };
 }
@@ -79,6 +91,9 @@ export async function resetPassword(db: Database, input: TResetPasswordInput) {
     if (!user || user.removedAt) throw notFound("User");
     await q.updateUserPassword(tx, row.organizationId, row.userId, passwordHash, now);
     await q.deleteSessionsOfUser(tx, row.userId);
+    await recordAuditEvents(tx, row.organizationId, selfActor(row.userId), [{
+      kind: "user.password_reset_used", targetType: "user", targetId: row.userId, before: null, after: { email: user.email, passwordChanged: true },
+    }]);
     return { email: user.email, reset: true };
   });
 }

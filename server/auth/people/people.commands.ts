@@ -17,7 +17,7 @@ import type { TActor } from "./people.schemas.ts";
 export async function actorByEmail(db: DbClient, email: string): Promise<TActor> {
   const user = await q.findUserByEmail(db, ZEmail.parse(email));
   if (!user || user.removedAt) throw new AppError("not_found", `No active user with email ${email} (--as).`);
-  return { organizationId: user.organizationId, userId: user.id };
+  return { organizationId: user.organizationId, userId: user.id, via: "cli" };
 }
 
 /** The user of the actor's organization with this email; another organization's is as unknown as a missing one. */

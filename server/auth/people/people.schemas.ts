@@ -6,6 +6,10 @@ import { ZRole } from "./roles.ts";
 export interface TActor {
   organizationId: string;
   userId: string;
+  /** The key a REST call came with (the audit log names it). */
+  apiKeyId?: string;
+  /** Set by the admin CLI; otherwise a key means REST and no key the console. */
+  via?: "cli";
 }
 
 /** Link tokens: 32 random bytes, base64url. */

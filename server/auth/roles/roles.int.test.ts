@@ -41,22 +41,22 @@ describe("roles and scoped keys", () => {
   it("lets an admin set member and viewer, but only an owner make or unmake an owner", async () => {
     const admin = await signedInCaller(db(), (await addUser("admin")).email, password);
     const member = await addUser("member");
-    await expect(admin.users.setRole({ userId: member.id, role: "viewer" })).resolves.toMatchObject({ role: "viewer", previousRole: "member" });
-    await expect(admin.users.setRole({ userId: member.id, role: "owner" })).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining("owner role") });
-    await expect(admin.users.setRole({ userId: org.userId, role: "member" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(admin.people.changeRole({ userId: member.id, role: "viewer" })).resolves.toMatchObject({ role: "viewer", previousRole: "member" });
+    await expect(admin.people.changeRole({ userId: member.id, role: "owner" })).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining("owner role") });
+    await expect(admin.people.changeRole({ userId: org.userId, role: "member" })).rejects.toMatchObject({ code: "FORBIDDEN" });
     await expect(admin.users.create({ email: `o-${randomUUID()}@example.com`, password, role: "owner" })).rejects.toMatchObject({ code: "FORBIDDEN" });
     expect(await roleOf(member.id)).toBe("viewer");
     expect(await roleOf(org.userId)).toBe("owner");
     const owner = await signedInCaller(db(), org.email);
-    await expect(owner.users.setRole({ userId: member.id, role: "owner" })).resolves.toMatchObject({ role: "owner" });
-    await expect(owner.users.setRole({ userId: member.id, role: "member" })).resolves.toMatchObject({ previousRole: "owner" });
+    await expect(owner.people.changeRole({ userId: member.id, role: "owner" })).resolves.toMatchObject({ role: "owner" });
+    await expect(owner.people.changeRole({ userId: member.id, role: "member" })).resolves.toMatchObject({ previousRole: "owner" });
   });
 
   it("keeps the last owner an owner, refuses another organization's user (404) and an unknown role (400), changing nothing", async () => {
     const owner = await signedInCaller(db(), org.email);
-    await expect(owner.users.setRole({ userId: org.userId, role: "admin" })).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("last owner") });
-    await expect(owner.users.setRole({ userId: other.userId, role: "viewer" })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(owner.users.setRole({ userId: org.userId, role: "superuser" as never })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(owner.people.changeRole({ userId: org.userId, role: "admin" })).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("last owner") });
+    await expect(owner.people.changeRole({ userId: other.userId, role: "viewer" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(owner.people.changeRole({ userId: org.userId, role: "superuser" as never })).rejects.toMatchObject({ code: "BAD_REQUEST" });
     expect(await roleOf(org.userId)).toBe("owner");
     expect(await roleOf(other.userId)).toBe("owner");
   });

@@ -3,10 +3,10 @@ import type { DbClient } from "../../db/client.ts";
 import { sql } from "../../db/sql.ts";
 
 export const findMember = (db: DbClient, organizationId: string, userId: string) =>
-  db.prisma.user.findFirst({ where: { organizationId, id: userId }, select: { id: true, email: true, role: true, organizationId: true } });
+  db.prisma.user.findFirst({ where: { organizationId, id: userId }, select: { id: true, email: true, role: true, organizationId: true, removedAt: true } });
 
 export const findUserByEmail = (db: DbClient, email: string) =>
-  db.prisma.user.findUnique({ where: { email }, select: { id: true, email: true, role: true, organizationId: true } });
+  db.prisma.user.findUnique({ where: { email }, select: { id: true, email: true, role: true, organizationId: true, removedAt: true } });
 
 /**
  * The organization's owners, locked for the rest of the transaction: two owners demoting each other at once
@@ -14,7 +14,7 @@ export const findUserByEmail = (db: DbClient, email: string) =>
  */
 export async function lockOwners(db: DbClient, organizationId: string): Promise<string[]> {
   const rows = await db.sql.query<{ id: string }>(
-    sql`SELECT id FROM users WHERE organization_id = ${organizationId}::uuid AND role = 'owner' ORDER BY id FOR UPDATE`,
+    sql`SELECT id FROM users WHERE organization_id = ${organizationId}::uuid AND role = 'owner' AND removed_at IS NULL ORDER BY id FOR UPDATE`,
   );
   return rows.map((r) => r.id);
 }

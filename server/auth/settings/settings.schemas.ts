@@ -22,4 +22,3 @@ export const ZCreateUserInput = z.object({
 });
 export type TCreateUserInput = z.infer<typeof ZCreateUserInput>;
 
-export const ZSetRoleInput = z.object({ userId: z.uuid(), role: ZRole });

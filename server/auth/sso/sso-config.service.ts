@@ -2,7 +2,8 @@
 // without the client secret, which is never shown back; changed by admins and owners.
 import type { Database, DbClient } from "../../db/client.ts";
 import { AppError, notFound } from "../../errors.ts";
-import { requireUserManager } from "../people/actor.ts";
+import { recordAuditEvents } from "../audit/audit.service.ts";
+import { auditActorOf, requireUserManager } from "../people/actor.ts";
 import type { TActor } from "../people/people.schemas.ts";
 import * as q from "./sso.queries.ts";
 import type { TSsoConfigInput } from "./sso.schemas.ts";
@@ -36,6 +37,14 @@ export async function setSsoConfig(db: Database, actor: TActor, input: TSsoConfi
     const { organizationId, issuer, clientId, clientSecret, enabled, jitDomains, jitRole, passwordSignIn } = row;
     const version = (await q.findLatestVersionNumber(tx, organizationId)) + 1;
     await q.insertVersion(tx, { organizationId, version, issuer, clientId, clientSecret, enabled, jitDomains, jitRole, passwordSignIn, savedByUserId: actor.userId });
+    // Never the client secret: only whether it changed.
+    const shown = (c: { issuer: string; clientId: string; enabled: boolean; jitDomains: string[]; jitRole: string; passwordSignIn: boolean }) =>
+      ({ issuer: c.issuer, clientId: c.clientId, enabled: c.enabled, jitDomains: c.jitDomains, jitRole: c.jitRole, passwordSignIn: c.passwordSignIn });
+    await recordAuditEvents(tx, organizationId, auditActorOf(actor), [{
+      kind: "sso.changed", targetType: "sso", targetId: organizationId,
+      before: existing ? shown(existing) : null,
+      after: { ...shown(row), version, clientSecretChanged: existing?.clientSecret !== clientSecret },
+    }]);
     return { ...toSsoConfigResponse(row)!, version };
   });
 }

@@ -18,7 +18,7 @@ export const listModelPrices = defineRoute({
 export const postModelPrice = defineRoute({
   permission: "manage-prices",
   body: ZPriceSave,
-  handler: async ({ db, auth, body }) => ({ price: await savePrice(db, auth.organizationId, auth.userId, body) }),
+  handler: async ({ db, auth, actor, body }) => ({ price: await savePrice(db, auth.organizationId, actor, body) }),
 });
 
 /** GET /api/sdk/modelPrices/{id} → {versions} (newest first) */
@@ -32,8 +32,8 @@ export const getModelPriceVersions = defineRoute({
 export const deleteModelPrice = defineRoute({
   permission: "manage-prices",
   params: ZPriceIdParams,
-  handler: async ({ db, auth, params }) => {
-    await deletePrice(db, auth.organizationId, auth.userId, params.id);
+  handler: async ({ db, auth, actor, params }) => {
+    await deletePrice(db, auth.organizationId, actor, params.id);
     return { deleted: true };
   },
 });
@@ -43,7 +43,7 @@ export const restoreModelPrice = defineRoute({
   permission: "manage-prices",
   params: ZPriceIdParams,
   body: ZPriceRestore,
-  handler: async ({ db, auth, params, body }) => ({ price: await restorePriceVersion(db, auth.organizationId, auth.userId, params.id, body.version) }),
+  handler: async ({ db, auth, actor, params, body }) => ({ price: await restorePriceVersion(db, auth.organizationId, actor, params.id, body.version) }),
 });
 
 /** GET /api/sdk/costs/unpriced?from&to[&model][&limit] → {models, spans} */

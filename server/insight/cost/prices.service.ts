@@ -1,6 +1,8 @@
 // The model price table (docs/cost.md, "Prices"): the shipped defaults beside the organization's own prices,
 // which are versioned: a change or a deletion writes a new version and keeps the one it replaced, with who
 // changed it and when, so any earlier version can be restored.
+import { recordAuditEvents } from "../../auth/audit/audit.service.ts";
+import type { TAuditActor } from "../../auth/audit/audit.schemas.ts";
 import type { Database } from "../../db/client.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { newId } from "../../ids.ts";
@@ -44,7 +46,7 @@ const values = (input: TPriceSave, deleted = false): TPriceValues => ({ ...input
  * Saves a price: a new one (no id), or the next version of the organization's price `id`. A second current
  * price with the same pattern and effective date is a conflict (409): change that one instead.
  */
-export async function savePrice(db: Database, organizationId: string, userId: string | null, input: TPriceSave): Promise<TPriceEntry> {
+export async function savePrice(db: Database, organizationId: string, actor: TAuditActor, input: TPriceSave): Promise<TPriceEntry> {
   const id = input.id ?? newId();
   const entry = await db.transaction(async (tx) => {
     const current = input.id ? await lockCurrentPrice(tx, organizationId, input.id) : null;
@@ -52,8 +54,11 @@ export async function savePrice(db: Database, organizationId: string, userId: st
     const others = await selectCurrentPrices(tx, organizationId);
     const clash = others.find((o) => o.id !== id && samePattern(o.modelPattern, input.modelPattern) && o.effectiveFrom === input.effectiveFrom);
     if (clash) throw new AppError("conflict", `price ${clash.id} already prices ${input.modelPattern} from ${input.effectiveFrom}: change it instead`);
-    await insertPriceVersion(tx, organizationId, id, (current?.version ?? 0) + 1, values(input), userId, new Date());
+    await insertPriceVersion(tx, organizationId, id, (current?.version ?? 0) + 1, values(input), actor.userId, new Date());
     const [row] = (await selectPriceVersions(tx, organizationId, id)) as [TPriceVersionRow];
+    await recordAuditEvents(tx, organizationId, actor, [{
+      kind: current ? "price.updated" : "price.created", targetType: "price", targetId: id, before: current ? priceAudit(current) : null, after: priceAudit(row),
+    }]);
     return toEntry(toPrice(row), row, false);
   });
   forgetPrices(db, organizationId);
@@ -61,13 +66,19 @@ export async function savePrice(db: Database, organizationId: string, userId: st
 }
 
 /** Deletes a price: a new version marked deleted (the earlier ones stay, restorable). */
-export async function deletePrice(db: Database, organizationId: string, userId: string | null, id: string): Promise<void> {
+export async function deletePrice(db: Database, organizationId: string, actor: TAuditActor, id: string): Promise<void> {
   await db.transaction(async (tx) => {
     const current = await lockCurrentPrice(tx, organizationId, id);
     if (!current || current.deleted) throw notFound(`Price ${id}`);
-    await insertPriceVersion(tx, organizationId, id, current.version + 1, { ...current, ...numbers(current), deleted: true }, userId, new Date());
+    await insertPriceVersion(tx, organizationId, id, current.version + 1, { ...current, ...numbers(current), deleted: true }, actor.userId, new Date());
+    await recordAuditEvents(tx, organizationId, actor, [{ kind: "price.deleted", targetType: "price", targetId: id, before: priceAudit(current), after: null }]);
   });
   forgetPrices(db, organizationId);
+}
+
+/** What the audit log keeps of a price version: its pattern, date, prices and version. */
+function priceAudit(row: TPriceVersionRow) {
+  return { modelPattern: row.modelPattern, effectiveFrom: row.effectiveFrom, ...numbers(row), version: row.version };
 }
 
 function numbers(row: TPriceVersionRow) {
@@ -76,7 +87,7 @@ function numbers(row: TPriceVersionRow) {
 }
 
 /** Makes an earlier version current again, as a new version (undo of a change or a deletion). */
-export async function restorePriceVersion(db: Database, organizationId: string, userId: string | null, id: string, version: number): Promise<TPriceEntry> {
+export async function restorePriceVersion(db: Database, organizationId: string, actor: TAuditActor, id: string, version: number): Promise<TPriceEntry> {
   const entry = await db.transaction(async (tx) => {
     const current = await lockCurrentPrice(tx, organizationId, id);
     if (!current) throw notFound(`Price ${id}`);
@@ -86,8 +97,11 @@ export async function restorePriceVersion(db: Database, organizationId: string, 
     const others = await selectCurrentPrices(tx, organizationId);
     const clash = others.find((o) => o.id !== id && samePattern(o.modelPattern, target.modelPattern) && o.effectiveFrom === target.effectiveFrom);
     if (clash) throw new AppError("conflict", `price ${clash.id} now prices ${target.modelPattern} from ${target.effectiveFrom}`);
-    await insertPriceVersion(tx, organizationId, id, current.version + 1, { ...target, ...numbers(target), deleted: false }, userId, new Date());
+    await insertPriceVersion(tx, organizationId, id, current.version + 1, { ...target, ...numbers(target), deleted: false }, actor.userId, new Date());
     const [row] = (await selectPriceVersions(tx, organizationId, id)) as [TPriceVersionRow];
+    await recordAuditEvents(tx, organizationId, actor, [{
+      kind: "price.restored", targetType: "price", targetId: id, before: current.deleted ? null : priceAudit(current), after: { ...priceAudit(row), restoredFrom: version },
+    }]);
     return toEntry(toPrice(row), row, false);
   });
   forgetPrices(db, organizationId);

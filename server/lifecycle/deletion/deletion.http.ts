@@ -8,35 +8,35 @@ import { deleteAssertion, deleteDataset, deleteGrader, findTombstones, restoreDe
 export const deleteTraceRoute = defineRoute({
   permission: "delete-data",
   params: ZTraceIdParams,
-  handler: ({ db, auth, params }) => deleteTrace(db, auth, params.traceId),
+  handler: ({ db, auth, actor, params }) => deleteTrace(db, auth, actor, params.traceId),
 });
 
 /** POST /api/sdk/traces/delete {traceIds | filter (+dryRun | confirmCount) | sessionId | userId (+metadataKey)} */
 export const postDeleteTracesRoute = defineRoute({
   permission: "delete-data",
   body: ZDeleteTracesBody,
-  handler: ({ db, auth, body }) => deleteTraces(db, auth, body),
+  handler: ({ db, auth, actor, body }) => deleteTraces(db, auth, actor, body),
 });
 
 /** DELETE /api/sdk/datasets/{id} → {deletedDatasetId, keptTraceCount} */
 export const deleteDatasetRoute = defineRoute({
   permission: "delete-data",
   params: ZIdParams,
-  handler: ({ db, auth, params }) => deleteDataset(db, auth, params.id),
+  handler: ({ db, auth, actor, params }) => deleteDataset(db, auth, actor, params.id),
 });
 
 /** DELETE /api/sdk/graders/{id} → {tombstone} */
 export const deleteGraderRoute = defineRoute({
   permission: "delete-data",
   params: ZIdParams,
-  handler: ({ db, auth, params }) => deleteGrader(db, auth, params.id, "rest"),
+  handler: ({ db, auth, actor, params }) => deleteGrader(db, auth, actor, params.id),
 });
 
 /** DELETE /api/sdk/assertions/{id} → {tombstone} */
 export const deleteAssertionRoute = defineRoute({
   permission: "delete-data",
   params: ZIdParams,
-  handler: ({ db, auth, params }) => deleteAssertion(db, auth, params.id, "rest"),
+  handler: ({ db, auth, actor, params }) => deleteAssertion(db, auth, actor, params.id),
 });
 
 /** GET /api/sdk/deleted?kind=grader|assertion → {tombstones} */
@@ -50,5 +50,5 @@ export const listDeletedRoute = defineRoute({
 export const postRestoreRoute = defineRoute({
   permission: "delete-data",
   params: ZIdParams,
-  handler: ({ db, auth, params }) => restoreDeleted(db, auth, params.id),
+  handler: ({ db, auth, actor, params }) => restoreDeleted(db, auth, actor, params.id),
 });

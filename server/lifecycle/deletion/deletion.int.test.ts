@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../../test/harness.ts";
 import { createSpan, createTrace } from "../../../test/factories.ts";
+import { cliActor } from "../../auth/audit/actor.ts";
 import { addDatasetTraces } from "../../datasets/dataset-members.service.ts";
 import { getDatasetById, postDataset } from "../../datasets/datasets.http.ts";
 import { listGraders, postGrader } from "../../graders/graders.http.ts";
@@ -73,7 +74,7 @@ describe("deleting data", () => {
   it("a deleted trace is gone at once from every read, and from the database once the purge ran", async () => {
     const t = await fullTrace(org.organizationId, { name: "forget me please" });
     const datasetId = await newDataset(org.apiKey, "kept");
-    await addDatasetTraces(db(), org.organizationId, datasetId, [t.id]);
+    await addDatasetTraces(db(), org.organizationId, cliActor, datasetId, [t.id]);
 
     const res = await call(deleteTraceRoute, { apiKey: org.apiKey, method: "DELETE", params: { traceId: t.id } });
     expect(res.status).toBe(200);
@@ -156,7 +157,7 @@ describe("deleting data", () => {
   it("deletes a dataset but never its traces", async () => {
     const t = await fullTrace(org.organizationId);
     const datasetId = await newDataset(org.apiKey, "to-delete");
-    await addDatasetTraces(db(), org.organizationId, datasetId, [t.id]);
+    await addDatasetTraces(db(), org.organizationId, cliActor, datasetId, [t.id]);
     const res = await call(deleteDatasetRoute, { apiKey: org.apiKey, method: "DELETE", params: { id: datasetId } });
     expect(ZDeleteDatasetResponse.parse(res.body)).toEqual({ deletedDatasetId: datasetId, keptTraceCount: 1 });
     expect((await call(getDatasetById, { apiKey: org.apiKey, params: { id: datasetId } })).status).toBe(404);

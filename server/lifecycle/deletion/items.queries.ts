@@ -6,15 +6,19 @@ import type { DbClient } from "../../db/client.ts";
 import { empty, sql } from "../../db/sql.ts";
 
 /** Deletes a dataset with its membership, grader assignments and re-runs; never its traces. False if none. */
-export async function deleteDatasetRow(db: DbClient, organizationId: string, id: string): Promise<{ traceCount: number } | null> {
+export async function deleteDatasetRow(
+  db: DbClient, organizationId: string, id: string,
+): Promise<{ traceFunctionKey: string; name: string; description: string | null; traceCount: number } | null> {
   const org = sql`${organizationId}::uuid`;
-  const rows = await db.sql.query<{ n: number }>(sql`
-    SELECT (SELECT count(*)::int FROM dataset_traces m WHERE m.organization_id = ${org} AND m.dataset_id = d.id) AS n
+  const rows = await db.sql.query<{ n: number; traceFunctionKey: string; name: string; description: string | null }>(sql`
+    SELECT (SELECT count(*)::int FROM dataset_traces m WHERE m.organization_id = ${org} AND m.dataset_id = d.id) AS n,
+           d.trace_function_key AS "traceFunctionKey", d.name, d.description
     FROM datasets d WHERE d.organization_id = ${org} AND d.id = ${id}::uuid FOR UPDATE`);
   if (rows.length === 0) return null;
   await db.sql.query(sql`DELETE FROM grader_reruns WHERE organization_id = ${org} AND dataset_id = ${id}::uuid`);
   await db.sql.query(sql`DELETE FROM datasets WHERE organization_id = ${org} AND id = ${id}::uuid`);
-  return { traceCount: rows[0]!.n };
+  const { n, ...fields } = rows[0]!;
+  return { ...fields, traceCount: n };
 }
 
 export interface TSnapshot {

@@ -17,10 +17,10 @@ export const getRetentionRoute = defineRoute({
 export const putRetentionRoute = defineRoute({
   permission: "manage-retention",
   body: ZSetRetentionBody,
-  handler: ({ db, auth, body }) => {
+  handler: ({ db, auth, actor, body }) => {
     // A retention period deletes data: the same permission as a delete.
     assertMayDelete(auth);
-    return setRetention(db, auth, body.retentionDays, "rest");
+    return setRetention(db, auth.organizationId, actor, body.retentionDays);
   },
 });
 
@@ -36,5 +36,5 @@ export const putPinRoute = defineRoute({
   permission: "curate",
   params: ZTraceIdParams,
   body: ZPinBody,
-  handler: ({ db, auth, params, body }) => setTracePin(db, auth, params.traceId, body.pinned),
+  handler: ({ db, auth, actor, params, body }) => setTracePin(db, auth, actor, params.traceId, body.pinned),
 });

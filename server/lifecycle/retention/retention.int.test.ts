@@ -6,6 +6,7 @@ import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../../tes
 import { createSpan, createTrace } from "../../../test/factories.ts";
 import { runAdminCommand } from "../../auth/admin-commands.ts";
 import { ZRetentionResponse } from "../../auth/settings/retention.schemas.ts";
+import { cliActor } from "../../auth/audit/actor.ts";
 import { addDatasetTraces } from "../../datasets/dataset-members.service.ts";
 import { postDataset } from "../../datasets/datasets.http.ts";
 import { getPinRoute, getRetentionRoute, putPinRoute, putRetentionRoute } from "./retention.http.ts";
@@ -81,7 +82,7 @@ describe("retention", () => {
     await call(putPinRoute, { apiKey: org.apiKey, method: "PUT", params: { traceId: pinned }, body: { pinned: true } });
     const member = await aged(org.organizationId, 60);
     const dataset = await call(postDataset, { apiKey: org.apiKey, body: { traceFunctionKey: "aged", name: "golden" } });
-    await addDatasetTraces(db(), org.organizationId, dataset.body.dataset.id, [member]);
+    await addDatasetTraces(db(), org.organizationId, cliActor, dataset.body.dataset.id, [member]);
     const theirs = await aged(other.organizationId, 400);
 
     const swept = await sweepRetention(db());

@@ -1,6 +1,8 @@
 // The retention sweep and pins (docs/operations.md, "Retention"). Each organization with a period loses its traces
 // received more than that many days ago, except those a person pinned and those in a dataset, in chunks of
 // SWEEP_CHUNK traces per short transaction; their spans then go in the purge's bounded statements.
+import { recordAuditEvents } from "../../auth/audit/audit.service.ts";
+import type { TAuditActor } from "../../auth/audit/audit.schemas.ts";
 import type { Database } from "../../db/client.ts";
 import { notFound } from "../../errors.ts";
 import { findOrganizationsWithRetention } from "../../auth/settings/retention.service.ts";
@@ -53,10 +55,19 @@ export interface TPin {
 }
 
 /** Pins (the sweep keeps it) or unpins a trace; another organization's or an unknown trace is a 404. */
-export async function setTracePin(db: Database, auth: { organizationId: string; userId: string }, traceId: string, pinned: boolean): Promise<TPin> {
-  const row = await q.updatePin(db, auth.organizationId, traceId, pinned ? { at: new Date(), userId: auth.userId } : null);
-  if (!row) throw notFound(`Trace ${traceId}`);
-  return toPin(traceId, row);
+export async function setTracePin(db: Database, auth: { organizationId: string; userId: string }, actor: TAuditActor, traceId: string, pinned: boolean): Promise<TPin> {
+  return db.transaction(async (tx) => {
+    const before = await q.selectPin(tx, auth.organizationId, traceId);
+    if (!before) throw notFound(`Trace ${traceId}`);
+    const row = await q.updatePin(tx, auth.organizationId, traceId, pinned ? { at: new Date(), userId: auth.userId } : null);
+    if (!row) throw notFound(`Trace ${traceId}`);
+    if ((before.pinnedAt !== null) !== pinned) {
+      await recordAuditEvents(tx, auth.organizationId, actor, [{
+        kind: pinned ? "trace.pinned" : "trace.unpinned", targetType: "trace", targetId: traceId, before: { pinned: !pinned }, after: { pinned },
+      }]);
+    }
+    return toPin(traceId, row);
+  });
 }
 
 export async function getTracePin(db: Database, organizationId: string, traceId: string): Promise<TPin> {

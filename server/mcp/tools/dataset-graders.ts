@@ -8,8 +8,8 @@ export const addGradersToDatasetTool = defineTool({
   permission: "curate",
   description: "Assign 1–100 graders to a dataset. Graders of another trace function or organization are skipped.",
   input: { datasetId: zId, graderIds: zIds(100) },
-  run: async ({ datasetId, graderIds }, { db, auth }) => {
-    const r = await addDatasetGraders(db, auth.organizationId, datasetId, graderIds);
+  run: async ({ datasetId, graderIds }, { db, auth, actor }) => {
+    const r = await addDatasetGraders(db, auth.organizationId, actor, datasetId, graderIds);
     const text = [
       `Assigned ${r.addedGraderIds.length} grader(s) to dataset ${r.dataset.name}; skipped ${r.skippedGraderIds.length}; already assigned ${r.alreadyAssignedGraderIds.length}.`,
       countsText([["assigned", r.addedGraderIds], ["skipped", r.skippedGraderIds], ["already assigned", r.alreadyAssignedGraderIds]]),
@@ -24,8 +24,8 @@ export const removeGradersFromDatasetTool = defineTool({
   permission: "curate",
   description: "Unassign 1–100 graders from a dataset (the graders themselves are kept).",
   input: { datasetId: zId, graderIds: zIds(100) },
-  run: async ({ datasetId, graderIds }, { db, auth }) => {
-    const r = await removeDatasetGraders(db, auth.organizationId, datasetId, graderIds);
+  run: async ({ datasetId, graderIds }, { db, auth, actor }) => {
+    const r = await removeDatasetGraders(db, auth.organizationId, actor, datasetId, graderIds);
     const text = [
       `Unassigned ${r.removedGraderIds.length} grader(s) from dataset ${r.dataset.name}; ${r.notAssignedGraderIds.length} were not assigned.`,
       countsText([["unassigned", r.removedGraderIds], ["not assigned", r.notAssignedGraderIds]]),

@@ -9,8 +9,8 @@ export const generateLabelEvidenceTool = defineTool({
     "Find span evidence on a trace for one of its assertions with the server's judge model: items {spanId, text, spanName, spanType}. The evidence joins " +
     "the trace's current agent verdict on that assertion while it awaits validation; otherwise pass it as evidence to save_agent_labels.",
   input: { traceId: zId, assertionId: zId },
-  run: async (args, { db, auth }) => {
-    const result = await generateLabelEvidence(db, auth, args);
+  run: async (args, { db, auth, actor }) => {
+    const result = await generateLabelEvidence(db, { ...auth, actor }, args);
     if (!result.ok) return toolError(result.reason);
     const { evidence, attached } = result.value;
     const lines = [

@@ -16,8 +16,8 @@ export const generateTraceAssertionsTool = defineTool({
     categoryIds: fromJsonText(z.array(zId).max(100)).optional(),
     regenerate: zBool.optional(),
   },
-  run: async (args, { db, auth }) => {
-    const result = await generateTraceAssertions(db, auth, args);
+  run: async (args, { db, auth, actor }) => {
+    const result = await generateTraceAssertions(db, { ...auth, actor }, args);
     if (!result.ok) return toolError(result.reason);
     const { assertions, reused } = result.value;
     const header = reused

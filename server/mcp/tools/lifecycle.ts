@@ -22,9 +22,9 @@ export const deleteTracesTool = defineTool({
     userId: zText(10_000).optional(),
     metadataKey: zText(200).optional(),
   },
-  run: async (args, { db, auth }) => {
+  run: async (args, { db, auth, actor }) => {
     const body = parseWith(ZDeleteTracesBody, args, "arguments");
-    const result = await deleteTraces(db, auth, body);
+    const result = await deleteTraces(db, auth, actor, body);
     const missing = result.notFoundTraceIds.length ? ` Not found: ${result.notFoundTraceIds.join(", ")}.` : "";
     const text = result.dryRun
       ? `${result.count} trace(s) match. To delete them, call again with confirmCount ${result.count}.`
@@ -38,8 +38,8 @@ export const deleteDatasetTool = defineTool({
   name: "delete_dataset",
   description: "Delete a dataset with its membership and grader assignments. Its traces are never deleted.",
   input: { datasetId: zId },
-  run: async ({ datasetId }, { db, auth }) => {
-    const result = await deleteDataset(db, auth, datasetId);
+  run: async ({ datasetId }, { db, auth, actor }) => {
+    const result = await deleteDataset(db, auth, actor, datasetId);
     return { text: `Deleted dataset ${datasetId}; its ${result.keptTraceCount} trace(s) are kept.`, data: result };
   },
 });
@@ -49,8 +49,8 @@ export const deleteGraderTool = defineTool({
   name: "delete_grader",
   description: "Delete a grader. A tombstone keeps it: restore_deleted with the tombstone id brings it back with its history.",
   input: { graderId: zId },
-  run: async ({ graderId }, { db, auth }) => {
-    const { tombstone } = await deleteGrader(db, auth, graderId, "mcp");
+  run: async ({ graderId }, { db, auth, actor }) => {
+    const { tombstone } = await deleteGrader(db, auth, actor, graderId);
     return { text: `Deleted grader "${tombstone.name}" (${graderId}). To undo: restore_deleted with id ${tombstone.id}.`, data: { tombstone } };
   },
 });
@@ -60,8 +60,8 @@ export const deleteAssertionTool = defineTool({
   name: "delete_assertion",
   description: "Delete an assertion with its versions and verdicts. A tombstone keeps it: restore_deleted with the tombstone id brings it back.",
   input: { assertionId: zId },
-  run: async ({ assertionId }, { db, auth }) => {
-    const { tombstone } = await deleteAssertion(db, auth, assertionId, "mcp");
+  run: async ({ assertionId }, { db, auth, actor }) => {
+    const { tombstone } = await deleteAssertion(db, auth, actor, assertionId);
     return { text: `Deleted assertion ${assertionId}. To undo: restore_deleted with id ${tombstone.id}.`, data: { tombstone } };
   },
 });
@@ -84,8 +84,8 @@ export const restoreDeletedTool = defineTool({
   name: "restore_deleted",
   description: "Restore a deleted grader or assertion by its tombstone id (list_deleted lists them).",
   input: { id: zId },
-  run: async ({ id }, { db, auth }) => {
-    const { tombstone } = await restoreDeleted(db, auth, id);
+  run: async ({ id }, { db, auth, actor }) => {
+    const { tombstone } = await restoreDeleted(db, auth, actor, id);
     return { text: `Restored ${tombstone.kind} "${tombstone.name}" (${tombstone.itemId}).`, data: { tombstone } };
   },
 });

@@ -37,7 +37,7 @@ export const saveAgentLabelsTool = defineTool({
     ...experimentArgs,
     labels: fromJsonText(z.array(zEntry).min(1, "give 1 to 200 labels").max(200, "give 1 to 200 labels")),
   },
-  run: async (args, { db, auth }) => {
+  run: async (args, { db, auth, actor }) => {
     const testRunId = experimentOf(args);
     // The plugins copy originalTraceId into the deprecated sourceTraceId: one key, not two.
     const labels = args.labels.map(({ sourceTraceId, originalTraceId, ...e }) => ({
@@ -45,6 +45,6 @@ export const saveAgentLabelsTool = defineTool({
       ...(originalTraceId ?? sourceTraceId ? { originalTraceId: originalTraceId ?? sourceTraceId } : {}),
     }));
     const body = parseWith(ZAgentLabelsBody, { testRunId, labels }, "arguments");
-    return renderAgentLabelWrites(labels, await saveAgentLabelsWithVerdicts(db, auth, body), testRunId);
+    return renderAgentLabelWrites(labels, await saveAgentLabelsWithVerdicts(db, auth, actor, body), testRunId);
   },
 });

@@ -15,9 +15,9 @@ export const saveDatasetTool = defineTool({
     name: zText(500).min(1),
     description: zText(20_000).nullable().optional(),
   },
-  run: async (args, { db, auth }) => {
+  run: async (args, { db, auth, actor }) => {
     const body = parseWith(ZUpsertDatasetBody, args, "arguments");
-    const { dataset, created } = await upsertDataset(db, auth.organizationId, body);
+    const { dataset, created } = await upsertDataset(db, auth.organizationId, actor, body);
     return { text: `${created ? "Created" : "Updated"} dataset ${datasetLine(dataset)}`, data: { dataset, created } };
   },
 });

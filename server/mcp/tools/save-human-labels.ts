@@ -25,8 +25,8 @@ export const saveHumanLabelsTool = defineTool({
     "Record verdicts a person decided (1–200), validated at once. All or nothing: a trace outside the organization, the same target twice, " +
     "or an assertion not active on its trace writes nothing. Use only for a person's decision.",
   input: { labels: fromJsonText(z.array(zEntry).min(1, "give 1 to 200 labels").max(200, "give 1 to 200 labels")) },
-  run: async (args, { db, auth }) => {
+  run: async (args, { db, auth, actor }) => {
     const body = parseWith(ZHumanLabelsBody, { labels: args.labels }, "arguments");
-    return renderHumanLabelWrites(args.labels, await saveHumanLabelsWithVerdicts(db, auth, body.labels));
+    return renderHumanLabelWrites(args.labels, await saveHumanLabelsWithVerdicts(db, auth, actor, body.labels));
   },
 });

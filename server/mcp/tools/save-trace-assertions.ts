@@ -44,7 +44,7 @@ export const saveTraceAssertionsTool = defineTool({
     traceId: zId.describe("The original trace."),
     assertions: fromJsonText(z.array(zEntry).min(1, "give 1 to 50 assertions").max(50, "give 1 to 50 assertions")),
   },
-  run: async (args, { db, auth }) => {
+  run: async (args, { db, auth, actor }) => {
     const assertions = args.assertions.map((a) => ({
       ...a,
       assertion: a.assertion === "" ? undefined : a.assertion,
@@ -56,7 +56,7 @@ export const saveTraceAssertionsTool = defineTool({
       assigneeEmail: orNull(a.assigneeEmail),
     }));
     const body = parseWith(ZSaveAssertionsBody, { updates: [{ traceId: args.traceId, assertions }], source: "agent" }, "arguments");
-    const saved = await saveAssertions(db, auth, body, "agent", { originalsOnly: true });
+    const saved = await saveAssertions(db, auth, actor, body, "agent", { originalsOnly: true });
     const pending = saved.assertions.filter((a) => a.approvalState === "pending").length;
     return {
       text: renderSavedAssertions(`Saved ${saved.assertions.length} assertion(s) on trace ${args.traceId}; ${pending} awaiting review (approve them in the console's review queue).`, saved.assertions),

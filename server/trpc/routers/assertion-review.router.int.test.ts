@@ -2,6 +2,7 @@
 // review state at a time (approved by default) with the count of each; a review card's context shows the trace's
 // input and output, the targeted span and what the check says on it; editing the check keeps what it replaced
 // (who, when, through what), can be undone, and an agent's change of the check sends it back to review.
+import { cliActor } from "../../auth/audit/actor.ts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createSpan, createTrace } from "../../../test/factories.ts";
 import { createTestOrg, useTestDatabase, type TestOrg } from "../../../test/harness.ts";
@@ -16,7 +17,7 @@ describe("assertion states, review context and versions", () => {
   let theirCaller: Awaited<ReturnType<typeof signedInCaller>>;
   let traceId = "";
   let answerSpanId = "";
-  const agentSave = (entries: object[]) => saveAssertions(db(), org, { updates: [{ traceId, assertions: entries as never }], source: "agent" }, "agent");
+  const agentSave = (entries: object[]) => saveAssertions(db(), org, cliActor, { updates: [{ traceId, assertions: entries as never }], source: "agent" }, "agent");
 
   beforeAll(async () => {
     org = await createTestOrg(db(), "Reviewers");

@@ -59,12 +59,12 @@ export const assertionsRouter = router({
   /** Restores an earlier version (what it said until now becomes a version in turn, so this is undoable). */
   revert: allowed("curate")
     .input(z.object({ assertionId: ZUuid, version: z.number().int().min(1) }))
-    .mutation(({ ctx, input }) => revertAssertion(ctx.db, ctx.auth, input)),
+    .mutation(({ ctx, input }) => revertAssertion(ctx.db, ctx.auth, ctx.actor, input)),
 
   /** Adds (no id) or edits (id) one assertion of a trace; the user is the author of a new one. */
   save: allowed("curate").input(ZSaveInput).mutation(async ({ ctx, input }) => {
     if (input.assertion.id) await requireOwnAssertions(ctx.db, ctx.auth.organizationId, input.traceId, [input.assertion.id]);
-    const { assertions } = await saveAssertions(ctx.db, ctx.auth, { updates: [{ traceId: input.traceId, assertions: [input.assertion] }], source: "human" }, "person");
+    const { assertions } = await saveAssertions(ctx.db, ctx.auth, ctx.actor, { updates: [{ traceId: input.traceId, assertions: [input.assertion] }], source: "human" }, "person");
     return assertions[0]!;
   }),
 
@@ -72,6 +72,6 @@ export const assertionsRouter = router({
     .input(z.object({ traceId: ZUuid, assertionIds: z.array(ZUuid).min(1).max(100) }))
     .mutation(async ({ ctx, input }) => {
       await requireOwnAssertions(ctx.db, ctx.auth.organizationId, input.traceId, input.assertionIds);
-      return archiveAssertions(ctx.db, ctx.auth.organizationId, input.traceId, input.assertionIds);
+      return archiveAssertions(ctx.db, ctx.auth.organizationId, ctx.actor, input.traceId, input.assertionIds);
     }),
 });

@@ -45,23 +45,23 @@ export const datasetsRouter = router({
     .query(({ ctx, input }) => findDatasetIdsOfTraces(ctx.db, ctx.auth.organizationId, input.traceIds)),
 
   /** "New dataset": refuses a name the trace function already has (CONFLICT), unlike REST's upsert. */
-  create: allowed("curate").input(ZUpsertDatasetBody).mutation(({ ctx, input }) => createDataset(ctx.db, ctx.auth.organizationId, input)),
+  create: allowed("curate").input(ZUpsertDatasetBody).mutation(({ ctx, input }) => createDataset(ctx.db, ctx.auth.organizationId, ctx.actor, input)),
 
   /** Edit: upsert by trace function + name (the edit dialog keeps both fixed and changes the description). */
-  save: allowed("curate").input(ZUpsertDatasetBody).mutation(({ ctx, input }) => upsertDataset(ctx.db, ctx.auth.organizationId, input)),
+  save: allowed("curate").input(ZUpsertDatasetBody).mutation(({ ctx, input }) => upsertDataset(ctx.db, ctx.auth.organizationId, ctx.actor, input)),
 
   addTraces: allowed("curate")
     .input(ZDatasetRef.extend({ traceIds: ZIds }))
-    .mutation(({ ctx, input }) => addDatasetTraces(ctx.db, ctx.auth.organizationId, input.id, input.traceIds)),
+    .mutation(({ ctx, input }) => addDatasetTraces(ctx.db, ctx.auth.organizationId, ctx.actor, input.id, input.traceIds)),
   removeTraces: allowed("curate")
     .input(ZDatasetRef.extend({ traceIds: ZIds }))
-    .mutation(({ ctx, input }) => removeDatasetTraces(ctx.db, ctx.auth.organizationId, input.id, input.traceIds)),
+    .mutation(({ ctx, input }) => removeDatasetTraces(ctx.db, ctx.auth.organizationId, ctx.actor, input.id, input.traceIds)),
   addGraders: allowed("curate")
     .input(ZDatasetRef.extend({ graderIds: ZIds }))
-    .mutation(({ ctx, input }) => addDatasetGraders(ctx.db, ctx.auth.organizationId, input.id, input.graderIds)),
+    .mutation(({ ctx, input }) => addDatasetGraders(ctx.db, ctx.auth.organizationId, ctx.actor, input.id, input.graderIds)),
   removeGraders: allowed("curate")
     .input(ZDatasetRef.extend({ graderIds: ZIds }))
-    .mutation(({ ctx, input }) => removeDatasetGraders(ctx.db, ctx.auth.organizationId, input.id, input.graderIds)),
+    .mutation(({ ctx, input }) => removeDatasetGraders(ctx.db, ctx.auth.organizationId, ctx.actor, input.id, input.graderIds)),
 
   /** Re-runs the dataset's graders over its traces (POST …/rerunGraders); the page polls `rerun` for progress. */
   startRerun: allowed("replay")

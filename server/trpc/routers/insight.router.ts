@@ -15,11 +15,11 @@ export const insightRouter = router({
   prices: protectedProcedure.query(({ ctx }) => findPriceTable(ctx.db, ctx.auth.organizationId)),
 
   /** A new price, or (with id) the next version of one; the previous version is kept. */
-  savePrice: allowed("manage-prices").input(ZPriceSave).mutation(({ ctx, input }) => savePrice(ctx.db, ctx.auth.organizationId, ctx.auth.userId, input)),
+  savePrice: allowed("manage-prices").input(ZPriceSave).mutation(({ ctx, input }) => savePrice(ctx.db, ctx.auth.organizationId, ctx.actor, input)),
 
   deletePrice: allowed("manage-prices")
     .input(z.object({ id: z.uuid() }))
-    .mutation(({ ctx, input }) => deletePrice(ctx.db, ctx.auth.organizationId, ctx.auth.userId, input.id)),
+    .mutation(({ ctx, input }) => deletePrice(ctx.db, ctx.auth.organizationId, ctx.actor, input.id)),
 
   priceVersions: protectedProcedure
     .input(z.object({ id: z.uuid() }))
@@ -27,7 +27,7 @@ export const insightRouter = router({
 
   restorePrice: allowed("manage-prices")
     .input(ZPriceRestore.extend({ id: z.uuid() }))
-    .mutation(({ ctx, input }) => restorePriceVersion(ctx.db, ctx.auth.organizationId, ctx.auth.userId, input.id, input.version)),
+    .mutation(({ ctx, input }) => restorePriceVersion(ctx.db, ctx.auth.organizationId, ctx.actor, input.id, input.version)),
 
   unpriced: protectedProcedure
     .input(z.object({ from: z.date(), to: z.date(), model: z.string().max(400).optional() }))

@@ -21,7 +21,7 @@ export const labelsRouter = router({
       // The console addresses one trace it showed: another organization's is NOT_FOUND, as everywhere in
       // the console (the REST batch reports it as a 400 for the whole batch instead).
       await getTrace(ctx.db, ctx.auth.organizationId, input.traceId);
-      const saved = await saveHumanLabels(ctx.db, ctx.auth, [{ traceId: input.traceId, assertionId: input.assertionId, label: input.label, annotation: input.annotation || null }]);
+      const saved = await saveHumanLabels(ctx.db, ctx.auth, ctx.actor, [{ traceId: input.traceId, assertionId: input.assertionId, label: input.label, annotation: input.annotation || null }]);
       // The id of the verdict just written, so the labelling queue can undo exactly this one.
       const record = (await findVerdictRecords(ctx.db, ctx.auth.organizationId, [input.traceId])).find((r) => r.assertionId === input.assertionId);
       return { ...saved, id: record?.id ?? null };
@@ -30,12 +30,12 @@ export const labelsRouter = router({
   /** Undo of the labelling queue: the verdict it just recorded, which must still be current (else CONFLICT). */
   undo: allowed("label")
     .input(z.object({ id: ZUuid }))
-    .mutation(({ ctx, input }) => undoHumanVerdict(ctx.db, ctx.auth, input.id)),
+    .mutation(({ ctx, input }) => undoHumanVerdict(ctx.db, ctx.auth, ctx.actor, input.id)),
 
   clear: allowed("label")
     .input(ZTarget)
     .mutation(({ ctx, input }) =>
-      saveAgentLabels(ctx.db, ctx.auth, { labels: [{ traceId: input.traceId, assertionId: input.assertionId, archive: true }], testRunId: undefined }),
+      saveAgentLabels(ctx.db, ctx.auth, ctx.actor, { labels: [{ traceId: input.traceId, assertionId: input.assertionId, archive: true }], testRunId: undefined }),
     ),
 
   /** Every verdict of the trace and its assertions, newest first, replaced and withdrawn ones included. */
@@ -63,5 +63,5 @@ export const labelsRouter = router({
 
   review: allowed("label")
     .input(ZTarget.extend({ approve: z.boolean() }))
-    .mutation(({ ctx, input }) => reviewAgentVerdict(ctx.db, ctx.auth, input)),
+    .mutation(({ ctx, input }) => reviewAgentVerdict(ctx.db, ctx.auth, ctx.actor, input)),
 });

@@ -15,7 +15,7 @@ import { allowed, protectedProcedure, router } from "../init.ts";
 const ZRef = z.object({ id: ZUuid });
 
 export const lifecycleRouter = router({
-  deleteTrace: allowed("delete-data").input(ZRef).mutation(({ ctx, input }) => deleteTrace(ctx.db, ctx.auth, input.id)),
+  deleteTrace: allowed("delete-data").input(ZRef).mutation(({ ctx, input }) => deleteTrace(ctx.db, ctx.auth, ctx.actor, input.id)),
 
   /** The trace list's filtered delete: first `dryRun` for the count, then `confirmCount` equal to it. */
   deleteTraces: allowed("delete-data")
@@ -25,26 +25,27 @@ export const lifecycleRouter = router({
       return deleteTraces(
         ctx.db,
         ctx.auth,
+        ctx.actor,
         { filter, dryRun: input.dryRun, confirmCount: input.confirmCount },
         { searchContent: true, excludeReplays: !includeReplays, sessionId },
       );
     }),
 
-  deleteDataset: allowed("delete-data").input(ZRef).mutation(({ ctx, input }) => deleteDataset(ctx.db, ctx.auth, input.id)),
-  deleteGrader: allowed("delete-data").input(ZRef).mutation(({ ctx, input }) => deleteGrader(ctx.db, ctx.auth, input.id, "console")),
-  deleteAssertion: allowed("delete-data").input(ZRef).mutation(({ ctx, input }) => deleteAssertion(ctx.db, ctx.auth, input.id, "console")),
+  deleteDataset: allowed("delete-data").input(ZRef).mutation(({ ctx, input }) => deleteDataset(ctx.db, ctx.auth, ctx.actor, input.id)),
+  deleteGrader: allowed("delete-data").input(ZRef).mutation(({ ctx, input }) => deleteGrader(ctx.db, ctx.auth, ctx.actor, input.id)),
+  deleteAssertion: allowed("delete-data").input(ZRef).mutation(({ ctx, input }) => deleteAssertion(ctx.db, ctx.auth, ctx.actor, input.id)),
   deleted: protectedProcedure.input(z.object({ kind: ZTombstoneKind.optional() })).query(({ ctx, input }) => findTombstones(ctx.db, ctx.auth.organizationId, input.kind)),
-  restore: allowed("delete-data").input(ZRef).mutation(({ ctx, input }) => restoreDeleted(ctx.db, ctx.auth, input.id)),
+  restore: allowed("delete-data").input(ZRef).mutation(({ ctx, input }) => restoreDeleted(ctx.db, ctx.auth, ctx.actor, input.id)),
 
   pin: protectedProcedure.input(z.object({ traceId: ZUuid })).query(({ ctx, input }) => getTracePin(ctx.db, ctx.auth.organizationId, input.traceId)),
   setPin: allowed("curate")
     .input(z.object({ traceId: ZUuid, pinned: z.boolean() }))
-    .mutation(({ ctx, input }) => setTracePin(ctx.db, ctx.auth, input.traceId, input.pinned)),
+    .mutation(({ ctx, input }) => setTracePin(ctx.db, ctx.auth, ctx.actor, input.traceId, input.pinned)),
 
   retention: protectedProcedure.query(({ ctx }) => getRetention(ctx.db, ctx.auth.organizationId)),
   setRetention: allowed("manage-retention").input(ZSetRetentionBody).mutation(({ ctx, input }) => {
     // A retention period deletes data: the same permission as a delete.
     assertMayDelete(ctx.auth);
-    return setRetention(ctx.db, ctx.auth, input.retentionDays, "console");
+    return setRetention(ctx.db, ctx.auth.organizationId, ctx.actor, input.retentionDays);
   }),
 });

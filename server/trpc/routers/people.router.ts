@@ -12,7 +12,8 @@ import {
   ZUserIdInput,
 } from "../../auth/people/people.schemas.ts";
 import { acceptInvitation, createInvitation, findInvitations, getInvitationByToken, revokeInvitation } from "../../auth/people/invitations.service.ts";
-import { changeUserRole, findPeople, removeUser, restoreUser } from "../../auth/people/members.service.ts";
+import { findPeople, removeUser, restoreUser } from "../../auth/people/members.service.ts";
+import { setRole } from "../../auth/roles/roles.service.ts";
 import { changeOwnPassword, createPasswordReset, getPasswordResetByToken, resetPassword } from "../../auth/people/passwords.service.ts";
 import { getActorRole } from "../../auth/people/actor.ts";
 import { canManageUsers } from "../../auth/people/roles.ts";
@@ -27,7 +28,7 @@ export const peopleRouter = router({
   revokeInvitation: allowed("manage-users").input(ZIdInput).mutation(({ ctx, input }) => revokeInvitation(ctx.db, ctx.auth, input.id)),
   remove: allowed("manage-users").input(ZUserIdInput).mutation(({ ctx, input }) => removeUser(ctx.db, ctx.auth, input.userId)),
   restore: allowed("manage-users").input(ZUserIdInput).mutation(({ ctx, input }) => restoreUser(ctx.db, ctx.auth, input.userId)),
-  changeRole: allowed("manage-users").input(ZChangeRoleInput).mutation(({ ctx, input }) => changeUserRole(ctx.db, ctx.auth, input.userId, input.role)),
+  changeRole: allowed("manage-users").input(ZChangeRoleInput).mutation(({ ctx, input }) => setRole(ctx.db, ctx.auth, ctx.actor, input.userId, input.role)),
   createPasswordReset: allowed("manage-users").input(ZUserIdInput).mutation(({ ctx, input }) => createPasswordReset(ctx.db, ctx.auth, input.userId)),
   changePassword: allowed("own-account")
     .input(ZChangePasswordInput)

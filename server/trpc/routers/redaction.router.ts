@@ -7,8 +7,8 @@ import { previewRedaction } from "../../redaction/preview.ts";
 
 export const redactionRouter = router({
   get: protectedProcedure.query(({ ctx }) => getRedactionSettings(ctx.db, ctx.auth.organizationId)),
-  save: allowed("manage-redaction").input(ZSaveRedactionBody).mutation(({ ctx, input }) => saveRedactionRules(ctx.db, ctx.auth, input.rules)),
-  restore: allowed("manage-redaction").input(ZRestoreRedactionBody).mutation(({ ctx, input }) => restoreRedactionRules(ctx.db, ctx.auth, input.version)),
+  save: allowed("manage-redaction").input(ZSaveRedactionBody).mutation(({ ctx, input }) => saveRedactionRules(ctx.db, ctx.auth, ctx.actor, input.rules)),
+  restore: allowed("manage-redaction").input(ZRestoreRedactionBody).mutation(({ ctx, input }) => restoreRedactionRules(ctx.db, ctx.auth, ctx.actor, input.version)),
   /** What the given rules would make of a sample text, before they are saved. */
   preview: allowed("manage-redaction")
     .input(ZSaveRedactionBody.extend({ sample: z.string().max(10_000) }))

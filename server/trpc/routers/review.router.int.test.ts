@@ -1,6 +1,7 @@
 // Console review procedures (docs/api/assertions.md, "Review"): the queue of pending assertions with its
 // filters (trace function, category, assignee), decisions one at a time or in bulk, edits that keep an
 // assertion pending; the experiment report and group reads; other organizations' ids → NOT_FOUND.
+import { cliActor } from "../../auth/audit/actor.ts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTrace } from "../../../test/factories.ts";
 import { createTestOrg, useTestDatabase, type TestOrg } from "../../../test/harness.ts";
@@ -27,10 +28,10 @@ describe("console review procedures", () => {
     const a = await createTrace(db(), org.organizationId, { traceFunctionKey: "fn-a", name: "trace a" });
     const b = await createTrace(db(), org.organizationId, { traceFunctionKey: "fn-b" });
     const { category } = await saveAssertionCategory(db(), org.organizationId, { title: "Tone" });
-    const save = (traceId: string, entries: object[]) => saveAssertions(db(), org, { updates: [{ traceId, assertions: entries as never }], source: "agent" }, "agent");
+    const save = (traceId: string, entries: object[]) => saveAssertions(db(), org, cliActor, { updates: [{ traceId, assertions: entries as never }], source: "agent" }, "agent");
     const [a1, a2] = (await save(a.id, [{ assertion: "one", category_assertion_id: category.id }, { assertion: "two", assigneeEmail: org.email }])).assertions;
     const [b1] = (await save(b.id, [{ assertion: "three" }])).assertions;
-    await saveAssertions(db(), org, { updates: [{ traceId: b.id, assertions: [{ assertion: "approved by REST" }] }], source: "agent" });
+    await saveAssertions(db(), org, cliActor, { updates: [{ traceId: b.id, assertions: [{ assertion: "approved by REST" }] }], source: "agent" });
     const ids = async (input: object = {}) => (await caller.review.queue(input)).assertions.map((x) => x.id);
     expect(await ids()).toEqual([a1!.id, a2!.id, b1!.id]);
     expect((await caller.review.queue({})).assertions[0]).toMatchObject({ trace: { id: a.id, name: "trace a", traceFunctionKey: "fn-a" }, category: { title: "Tone" } });

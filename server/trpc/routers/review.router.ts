@@ -24,7 +24,7 @@ export const reviewRouter = router({
 
   decide: allowed("curate")
     .input(z.object({ ids: z.array(ZUuid).min(1).max(200), approvalState: ZApprovalState, humanNote: zText(10_000).nullable().optional() }))
-    .mutation(({ ctx, input }) => reviewAssertions(ctx.db, ctx.auth, input)),
+    .mutation(({ ctx, input }) => reviewAssertions(ctx.db, ctx.auth, ctx.actor, input)),
 
   /** Beside a card: the trace's input and output, the span the target picks, the check's verdict on it now. */
   context: protectedProcedure
@@ -38,7 +38,7 @@ export const reviewRouter = router({
       const { assertions } = await getTraceAssertions(ctx.db, ctx.auth.organizationId, input.traceId, { includeUnapproved: true });
       if (!assertions.some((a) => a.id === input.assertion.id && a.traceId === input.traceId)) throw notFound(`Assertion ${input.assertion.id}`);
       const entry = { ...input.assertion, approvalState: input.assertion.approvalState ?? "pending" };
-      const saved = await saveAssertions(ctx.db, ctx.auth, { updates: [{ traceId: input.traceId, assertions: [entry] }], source: "human" }, "person");
+      const saved = await saveAssertions(ctx.db, ctx.auth, ctx.actor, { updates: [{ traceId: input.traceId, assertions: [entry] }], source: "human" }, "person");
       return saved.assertions[0]!;
     }),
 });

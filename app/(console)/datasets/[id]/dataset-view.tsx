@@ -17,6 +17,7 @@ import { DatasetDialog } from "../datasets-list.tsx";
 import { ReplayCard } from "../../_components/replay-card.tsx";
 import { RerunResults } from "./rerun-results.tsx";
 import { InputPreview } from "../../_components/input-preview.tsx";
+import { useCan } from "../../_components/permissions.tsx";
 
 type Data = RouterOutputs["datasets"]["get"];
 
@@ -43,6 +44,8 @@ export function DatasetView({ id }: { id: string }) {
   const trpc = useTRPC();
   const query = useQuery(trpc.datasets.get.queryOptions({ id }));
   const [editing, setEditing] = useState(false);
+  const canCurate = useCan("curate");
+  const canDelete = useCan("delete-data");
   if (query.isPending) return <LoadingState label="Loading dataset" />;
   if (query.isError) return <ErrorState error={query.error} onRetry={() => query.refetch()} />;
   const { dataset } = query.data;
@@ -50,11 +53,11 @@ export function DatasetView({ id }: { id: string }) {
     <>
       <p className="mb-2 text-xs"><Link href="/datasets" className="text-accent-700 dark:text-accent-300 hover:underline">← Datasets</Link></p>
       <PageHeader title={dataset.name} description={<>{dataset.description ?? "No description."} <span className="font-mono">({dataset.traceFunctionKey})</span></>}
-        actions={<><Button variant="secondary" onClick={() => setEditing(true)}>Edit</Button><DeleteDatasetButton id={dataset.id} name={dataset.name} /></>} />
+        actions={<>{canCurate ? <Button variant="secondary" onClick={() => setEditing(true)}>Edit</Button> : null}{canDelete ? <DeleteDatasetButton id={dataset.id} name={dataset.name} /> : null}</>} />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <div className="space-y-6">
           <Members dataset={dataset} />
-          <AddBySearch dataset={dataset} />
+          {canCurate ? <AddBySearch dataset={dataset} /> : null}
         </div>
         <div className="space-y-6">
           <Graders data={query.data} />
@@ -82,6 +85,7 @@ function Members({ dataset }: { dataset: Dataset }) {
   const [offset, setOffset] = useState(0);
   const members = useQuery(trpc.datasets.members.queryOptions({ id: dataset.id, offset, limit: PAGE }));
   const remove = useMutation(trpc.datasets.removeTraces.mutationOptions({ onSuccess: refresh }));
+  const canCurate = useCan("curate");
   const total = members.data?.total ?? dataset.traceCount;
   // Removing the last member of the last page steps back a page.
   if (members.data && members.data.members.length === 0 && offset > 0) setOffset(Math.max(0, offset - PAGE));
@@ -101,8 +105,8 @@ function Members({ dataset }: { dataset: Dataset }) {
                   <span className="font-mono text-xs text-zinc-500">{traceId.slice(0, 8)}</span>
                   <span className="text-xs text-zinc-500"> · added {formatRelative(addedAt)}</span>
                 </div>
-                <Button variant="ghost" size="sm" disabled={remove.isPending} onClick={() => remove.mutate({ id: dataset.id, traceIds: [traceId] })}
-                  aria-label={`Remove ${title} (${traceId.slice(0, 8)}) from the dataset`}>Remove</Button>
+                {canCurate ? <Button variant="ghost" size="sm" disabled={remove.isPending} onClick={() => remove.mutate({ id: dataset.id, traceIds: [traceId] })}
+                  aria-label={`Remove ${title} (${traceId.slice(0, 8)}) from the dataset`}>Remove</Button> : null}
               </li>
             );
           })}
@@ -172,6 +176,7 @@ function Graders({ data }: { data: Data }) {
   const graders = useQuery(trpc.graders.list.queryOptions({ traceFunctionKey: data.dataset.traceFunctionKey }));
   const add = useMutation(trpc.datasets.addGraders.mutationOptions({ onSuccess: refresh }));
   const remove = useMutation(trpc.datasets.removeGraders.mutationOptions({ onSuccess: refresh }));
+  const canCurate = useCan("curate");
   const assigned = new Set(data.dataset.graders.map((g) => g.id));
   const active = (graders.data ?? []).filter((g) => g.status === "active");
   return (
@@ -182,7 +187,7 @@ function Graders({ data }: { data: Data }) {
         {active.map((g) => (
           <li key={g.id} className="flex items-center justify-between px-4 py-2">
             <span>{g.name}</span>
-            {assigned.has(g.id)
+            {!canCurate ? (assigned.has(g.id) ? <span className="text-xs text-zinc-600">Assigned</span> : null) : assigned.has(g.id)
               ? <Button variant="ghost" size="sm" onClick={() => remove.mutate({ id: data.dataset.id, graderIds: [g.id] })} aria-label={`Unassign ${g.name}`}>Unassign</Button>
               : <Button variant="secondary" size="sm" onClick={() => add.mutate({ id: data.dataset.id, graderIds: [g.id] })} aria-label={`Assign ${g.name}`}>Assign</Button>}
           </li>
@@ -202,6 +207,7 @@ function Rerun({ datasetId, hasGraders }: { datasetId: string; hasGraders: boole
     // Poll while the run is queued or running.
     refetchInterval: (q) => (q.state.data?.run && ["pending", "running"].includes(q.state.data.run.status) ? 1000 : false),
   });
+  const canReplay = useCan("replay");
   const start = useMutation(trpc.datasets.startRerun.mutationOptions({
     onSuccess: (r) => { setRunId(r.run.id); return queryClient.invalidateQueries({ queryKey: trpc.datasets.rerun.queryKey() }); },
   }));
@@ -212,7 +218,7 @@ function Rerun({ datasetId, hasGraders }: { datasetId: string; hasGraders: boole
   return (
     <Card aria-label="Grader re-run">
       <CardHeader title="Re-run graders" description="Grades every trace of the dataset with its graders."
-        actions={<Button size="sm" disabled={!hasGraders || start.isPending || r?.status === "running" || r?.status === "pending"} onClick={() => start.mutate({ id: datasetId })}>Re-run graders</Button>} />
+        actions={canReplay && <Button size="sm" disabled={!hasGraders || start.isPending || r?.status === "running" || r?.status === "pending"} onClick={() => start.mutate({ id: datasetId })}>Re-run graders</Button>} />
       <div className="space-y-2 px-4 py-3">
         <FormError error={start.error} />
         {r ? (
