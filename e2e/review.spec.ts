@@ -9,6 +9,9 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { E2E, expect, expectNoCriticalA11yViolations, screenshot, signIn, test } from "./fixtures.ts";
 import { seedReplay, seedTrace } from "./seed.ts";
 
+// An agent, a reviewer, a replay and the agent again in one journey: more than the default minute on a busy 2-core machine.
+test.describe.configure({ timeout: 180_000 });
+
 const FN = "review-refunds";
 
 async function mcp() {

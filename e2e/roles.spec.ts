@@ -5,6 +5,9 @@
 import { E2E, expect, expectNoCriticalA11yViolations, screenshot, signIn, test } from "./fixtures.ts";
 import { seedTrace } from "./seed.ts";
 
+// Three people's views of two pages, each checked for accessibility: more than the default minute on a busy 2-core machine.
+test.describe.configure({ timeout: 180_000 });
+
 test("a viewer reads a trace without labelling buttons; keys list their scope, expiry and last use", async ({ page, api }) => {
   const { traceId } = await seedTrace(api, { traceFunctionKey: "roles-journey", name: "Roles", spans: [{ name: "roles-journey", startMs: 0, endMs: 100, output: "ok" }] });
   const made = await api.post("/api/sdk/datasets", { data: { traceFunctionKey: "roles-journey", name: "roles golden" } });
