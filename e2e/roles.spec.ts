@@ -20,7 +20,7 @@ test("a viewer reads a trace without labelling buttons; keys list their scope, e
     await page.goto(`/datasets/${datasetId}`);
     await expect(page.getByRole("heading", { name: "roles golden" })).toBeVisible();
     await expect(page.getByRole("button", { name: "Edit", exact: true })).toHaveCount(who.curate ? 1 : 0);
-    await expect(page.getByRole("button", { name: "Delete", exact: true })).toHaveCount(who.delete ? 1 : 0);
+    await expect(page.getByRole("button", { name: "Delete dataset", exact: true })).toHaveCount(who.delete ? 1 : 0);
     await expect(page.getByRole("search", { name: "Find traces to add" })).toHaveCount(who.curate ? 1 : 0);
     await expect(page.getByRole("button", { name: "Re-run graders" })).toHaveCount(who.curate ? 1 : 0);
     await expect(page.getByLabel("Replay this dataset")).toHaveCount(who.curate ? 1 : 0);
