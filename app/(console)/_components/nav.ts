@@ -10,5 +10,6 @@ export const CONSOLE_NAV = [
   { href: "/replays", label: "Replays" },
   { href: "/alerts", label: "Alerts" },
   { href: "/prices", label: "Model prices" },
+  { href: "/audit", label: "Audit log" },
   { href: "/settings", label: "Settings" },
 ] as const;

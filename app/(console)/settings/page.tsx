@@ -6,7 +6,6 @@ import { RedactionCard } from "./redaction-card.tsx";
 import { UsersCard } from "./users-card.tsx";
 import { RetentionCard } from "./retention-card.tsx";
 import { DeletedCard } from "./deleted-card.tsx";
-import { AuditCard } from "./audit-card.tsx";
 
 export const metadata = { title: "Settings" };
 
@@ -22,7 +21,6 @@ export default function SettingsPage() {
         <RedactionCard />
         <RetentionCard />
         <DeletedCard />
-        <AuditCard />
       </div>
     </>
   );

@@ -1,7 +1,8 @@
 "use client";
 // The audit log (docs/operations.md, "Audit log"): who changed what, before and after; admins and owners only.
+// Its filters live in the URL, so a filtered view can be bookmarked and shared.
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { Button } from "@/components/ui/button.tsx";
 import { Card, CardHeader } from "@/components/ui/card.tsx";
 import { Field, Input, Select } from "@/components/ui/field.tsx";
@@ -19,18 +20,30 @@ const KINDS = [
 ] as const;
 const VIAS = [["", "Any way"], ["console", "Console"], ["rest", "REST"], ["mcp", "MCP (agents)"], ["cli", "Admin CLI"]] as const;
 
-export function AuditCard() {
+type Filter = "kind" | "via" | "by" | "from" | "to";
+
+export function AuditPage() {
   const canRead = useCan("read-audit");
-  return canRead ? <AuditLog /> : null;
+  return canRead ? <AuditLog /> : <EmptyState title="Admins and owners only">Your role does not include the audit log; an admin or owner of your organization can read it.</EmptyState>;
 }
 
 function AuditLog() {
   const trpc = useTRPC();
-  const [kind, setKind] = useState("");
-  const [via, setVia] = useState("");
-  const [actorUserId, setActorUserId] = useState("");
-  const [from, setFrom] = useState("");
-  const [to, setTo] = useState("");
+  const router = useRouter();
+  const pathname = usePathname();
+  const params = useSearchParams();
+  const kind = params.get("kind") ?? "";
+  const via = VIAS.some(([v]) => v === params.get("via")) ? params.get("via")! : "";
+  const actorUserId = params.get("by") ?? "";
+  const day = (value: string | null) => (value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : "");
+  const from = day(params.get("from"));
+  const to = day(params.get("to"));
+  const setParam = (key: Filter, value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(key, value);
+    else next.delete(key);
+    router.replace(next.size > 0 ? `${pathname}?${next.toString()}` : pathname);
+  };
   const people = useQuery(trpc.people.list.queryOptions()).data?.people ?? [];
   // Days in the browser's time zone: from the start of `from` to the end of `to`.
   const dayStart = (day: string, plusDays = 0) => new Date(new Date(`${day}T00:00:00`).getTime() + plusDays * 86_400_000).toISOString();
@@ -46,18 +59,18 @@ function AuditLog() {
   const events = log.data?.pages.flatMap((p) => p.events) ?? [];
   return (
     <Card aria-labelledby="audit-title">
-      <CardHeader title={<span id="audit-title">Audit log</span>} description="Every change people, keys and agents make (docs/operations.md lists the kinds): who, how, before and after." />
+      <CardHeader title={<span id="audit-title">Changes</span>} description="Newest first. Filter by kind, by how the change was made, by who made it and by day." />
       <div className="flex flex-wrap gap-3 px-4 pb-3">
-        <Field label="Kind">{(id) => <Select id={id} value={kind} onChange={(e) => setKind(e.target.value)}>{KINDS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}</Select>}</Field>
-        <Field label="Made through">{(id) => <Select id={id} value={via} onChange={(e) => setVia(e.target.value)}>{VIAS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}</Select>}</Field>
+        <Field label="Kind">{(id) => <Select id={id} value={kind} onChange={(e) => setParam("kind", e.target.value)}>{KINDS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}</Select>}</Field>
+        <Field label="Made through">{(id) => <Select id={id} value={via} onChange={(e) => setParam("via", e.target.value)}>{VIAS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}</Select>}</Field>
         <Field label="Made by">{(id) => (
-          <Select id={id} value={actorUserId} onChange={(e) => setActorUserId(e.target.value)}>
+          <Select id={id} value={actorUserId} onChange={(e) => setParam("by", e.target.value)}>
             <option value="">Anyone</option>
             {people.map((p) => <option key={p.id} value={p.id}>{p.email}</option>)}
           </Select>
         )}</Field>
-        <Field label="From">{(id) => <Input id={id} type="date" value={from} onChange={(e) => setFrom(e.target.value)} />}</Field>
-        <Field label="To">{(id) => <Input id={id} type="date" value={to} onChange={(e) => setTo(e.target.value)} />}</Field>
+        <Field label="From">{(id) => <Input id={id} type="date" value={from} onChange={(e) => setParam("from", e.target.value)} />}</Field>
+        <Field label="To">{(id) => <Input id={id} type="date" value={to} onChange={(e) => setParam("to", e.target.value)} />}</Field>
       </div>
       {log.isPending ? <LoadingState label="Loading the audit log" /> : log.isError ? <ErrorState error={log.error} onRetry={() => log.refetch()} /> : events.length === 0 ? (
         <EmptyState title="No changes recorded">Changes appear here as people, keys and agents make them.</EmptyState>
