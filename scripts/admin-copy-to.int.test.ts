@@ -15,7 +15,7 @@ import { setDb } from "../server/db.ts";
 import { listenForAdminCommands } from "../server/auth/admin-channel.ts";
 import { postExternalSpan } from "../server/ingest/ingest.http.ts";
 import { spanPayload } from "../server/ingest/testing/payloads.ts";
-import { call, createEmptyPostgresDatabase, createTestOrg, onPostgres } from "../test/harness.ts";
+import { call, createEmptyPostgresDatabase, createTestOrg, onCitus, onPostgres } from "../test/harness.ts";
 
 const root = path.resolve(__dirname, "..");
 
@@ -42,7 +42,8 @@ async function spanCount(url: string): Promise<number> {
   }
 }
 
-describe.runIf(onPostgres)("admin copy-to", () => {
+// On Citus the target's migrations distribute every table and each page is a distributed write: minutes on a busy machine.
+describe.runIf(onPostgres)("admin copy-to", { timeout: onCitus ? 240_000 : 60_000 }, () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reprise-copy-to-"));
   const env = { DATABASE_URL: "", REPRISE_DATA_DIR: dir };
   const drops: Array<() => Promise<void>> = [];

@@ -66,8 +66,11 @@ async function tableCounts(db: Database): Promise<Record<string, number>> {
   return counts;
 }
 
+// On Citus the target's migrations distribute every table and each small page is a distributed write: minutes on a busy machine.
+const copyTimeout = onCitus ? 240_000 : 60_000;
+
 describe("copy-to", () => {
-  it("copies every row, keeps every span byte for byte, and reports progress per table", async () => {
+  it("copies every row, keeps every span byte for byte, and reports progress per table", { timeout: copyTimeout }, async () => {
     const source = await filledSource(6);
     const target = await emptyTarget();
     const progress: TCopyProgress[] = [];
@@ -97,7 +100,7 @@ describe("copy-to", () => {
     }
   });
 
-  it("refuses a target that is not empty, and a resumed copy finishes an interrupted one without duplicates", async () => {
+  it("refuses a target that is not empty, and a resumed copy finishes an interrupted one without duplicates", { timeout: copyTimeout }, async () => {
     const source = await filledSource(2);
     const target = await emptyTarget();
     let pages = 0;
