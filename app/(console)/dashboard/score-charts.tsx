@@ -46,7 +46,18 @@ function ScoreChart({ g, x, time, open }: { g: TGraderScores; x: number[]; time:
         rows={g.points.filter((p) => p.count > 0).map((p) => [time(p.start), [p.count, p.link], num(p.mean), num(p.min), num(p.p25), num(p.p50), num(p.p75), num(p.max)])} />
     }>
       <Chart label={`Scores of ${g.name}`} kind="line" time x={x} series={series} formatY={(v) => num(v)}
-        onPick={(i) => { const p = g.points[i]; if (p && p.count > 0) open(p.link); }} />
+        onPick={(i) => { const p = nearestScored(g.points, i); if (p) open(p.link); }} />
     </ChartCard>
   );
+}
+
+/**
+ * The point a click at interval `i` means: the nearest interval with scores, within a few (scores are sparse, and a
+ * line of a few points leaves most intervals empty); none when the click is far from any.
+ */
+function nearestScored<T extends { count: number }>(points: T[], i: number, reach = 4): T | null {
+  for (let d = 0; d <= reach; d++) {
+    for (const j of d === 0 ? [i] : [i - d, i + d]) if (points[j] && points[j]!.count > 0) return points[j]!;
+  }
+  return null;
 }
