@@ -1,8 +1,9 @@
 // Dashboard and model prices journeys (docs/dashboard.md, docs/cost.md): a chart's bar opens the traces behind
-// it, as many as the chart says; a price is added, changed, its earlier version restored, and costs recomputed.
+// it, as many as the chart says; a grader's score point opens the traces it scored; a price is added, changed, its earlier version restored, and costs recomputed.
 import { randomUUID } from "node:crypto";
 import type { APIRequestContext } from "@playwright/test";
 import { expect, expectNoCriticalA11yViolations, screenshot, signIn, test } from "./fixtures.ts";
+import { seedTrace } from "./seed.ts";
 
 const FN = "e2e-insight";
 
@@ -54,6 +55,37 @@ test.describe.serial("dashboard", () => {
     await expect(page).toHaveURL(/\/traces\?.*model=gpt-4o-2024-08-06/);
     await expect(page.getByTestId("trace-count")).toHaveText(`1–${figure} of ${figure} traces`);
     await expect(page.getByRole("button", { name: "Remove the model filter" })).toBeVisible();
+  });
+
+  test("a point of a grader's score chart opens exactly the traces it scored", async ({ page, api }) => {
+    const grader = await api.post("/api/sdk/graders", {
+      data: { traceFunctionKey: FN, name: "e2e helpfulness", kind: "llm_judge", live: false, config: { model: "m", instructions: "Rate helpfulness.", output: { type: "score", min: 1, max: 5, passThreshold: 3 } } },
+    });
+    expect(grader.status()).toBe(200);
+    const graderId = (await grader.json()).grader.id as string;
+    // Three traces scored (2, 4, 5) and one the grader only passed: the score point counts the three.
+    const traces: string[] = [];
+    for (let i = 0; i < 4; i++) traces.push((await seedTrace(api, { traceFunctionKey: FN, name: `scored ${i}`, spans: [{ name: FN, input: ["q"], output: "a", startMs: 0, endMs: 20 }] })).traceId);
+    const labels = [{ score: 2 }, { score: 4 }, { score: 5 }, { label: true }].map((v, i) => ({ traceId: traces[i], graderId, ...v }));
+    expect((await api.post("/api/sdk/graderLabels", { data: { labels } })).status()).toBe(200);
+
+    await signIn(page);
+    await page.goto(`/dashboard?fn=${FN}`);
+    const heading = page.getByRole("heading", { name: /^Grader "e2e helpfulness": mean score/ });
+    await expect(heading).toHaveText(`Grader "e2e helpfulness": mean score 3.67 of 3`);
+    const card = page.locator("section, div").filter({ has: heading }).last();
+    await card.getByText("Table view").click();
+    const row = card.getByRole("row").last();
+    const figure = await row.getByRole("link").innerText();
+    expect(figure).toBe("3");
+    await expect(row).toContainText("3.67");
+    await expectNoCriticalA11yViolations(page);
+    // The traces started a minute ago: the range's last interval, the chart's right edge.
+    const plot = page.getByTestId("chart-Scores of e2e helpfulness").locator(".u-over");
+    const box = (await plot.boundingBox())!;
+    await plot.click({ position: { x: box.width - 2, y: box.height / 2 } });
+    await expect(page).toHaveURL(new RegExp(`/traces\\?.*grader=${graderId}.*graderLabel=scored`));
+    await expect(page.getByTestId("trace-count")).toHaveText(`1–${figure} of ${figure} traces`);
   });
 
   test("a price is added, changed and restored from its history, and a recompute prices the unpriced spans", async ({ page }) => {

@@ -15,6 +15,8 @@ export interface TJudgeGraderInput extends TGraderFields {
   name?: string;
   status?: "active" | "archived";
   model?: string;
+  /** What the judge records beside pass/fail; null: pass/fail only; undefined: the grader's is kept. */
+  output?: unknown;
 }
 
 export type TJudgeGraderSaved =
@@ -30,7 +32,10 @@ export async function saveJudgeGrader(db: Database, organizationId: string, acto
   if (existing && existing.kind !== "llm_judge") {
     return { ok: false, reason: `Grader ${existing.name} (${existing.id}) is a rule grader; edit it in the console or with POST /api/sdk/graders.` };
   }
-  const config = (existing?.config ?? {}) as { model?: string; instructions?: string; target?: unknown; online?: unknown };
+  const config = (existing?.config ?? {}) as { model?: string; instructions?: string; target?: unknown; online?: unknown; output?: unknown };
+  // An omitted output keeps the grader's (a person's score range is never dropped by an edit of the text); null or
+  // pass/fail clears it.
+  const output = input.output === undefined ? config.output : input.output === null || (input.output as { type?: string }).type === "passFail" ? undefined : input.output;
   const fields: TGraderFields = { ...parseInstructions(config.instructions ?? "") };
   for (const f of ["evaluationFocus", "passCriteria", "failCriteria"] as const) if (input[f] !== undefined) fields[f] = input[f];
   const instructions = composeInstructions(fields);
@@ -42,7 +47,8 @@ export async function saveJudgeGrader(db: Database, organizationId: string, acto
     kind: "llm_judge",
     config: { model: input.model ?? config.model ?? getEnv().REPRISE_JUDGE_MODEL, instructions, ...(config.target !== undefined ? { target: config.target } : {}),
       // The online settings are kept: an agent's edit of the judge's text does not change what it grades.
-      ...(config.online !== undefined ? { online: config.online } : {}) },
+      ...(config.online !== undefined ? { online: config.online } : {}),
+      ...(output !== undefined ? { output } : {}) },
     status: input.status,
   });
   if (!body.success) throw invalidArguments(body.error.issues);

@@ -29,6 +29,8 @@ export interface JobToInsert<T> {
   id?: string;
   data: T;
   singletonKey?: string;
+  /** Not fetched before this instant (a job that waits for another). */
+  startAfter?: Date;
 }
 
 export interface ReceivedJob<T> {
@@ -116,7 +118,7 @@ async function openJobClient(db: Database): Promise<JobClient> {
     },
     async insert(queue, jobs, tx) {
       if (jobs.length === 0) return;
-      const rows = jobs.map((j) => ({ id: j.id, name: queue, data: j.data, singletonKey: j.singletonKey }));
+      const rows = jobs.map((j) => ({ id: j.id, name: queue, data: j.data, singletonKey: j.singletonKey, startAfter: j.startAfter }));
       if (tx) await boss.insert(rows, { db: toBossDb(tx.sql, db.sql.kind) });
       else await boss.insert(rows);
     },

@@ -6,13 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTrace } from "../../test/factories.ts";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../test/harness.ts";
 import type { ServedRoutes } from "../../test/http-server.ts";
-import { getGraderVersions, postGraderRevert } from "../graders/graders.http.ts";
+import { getGraderVersions, postGrader, postGraderRevert } from "../graders/graders.http.ts";
 import { ZGraderVersionsResponse } from "../graders/graders.schemas.ts";
 import { upsertGraderLabel } from "../labels/grader-labels.queries.ts";
 import { signedInCaller } from "../trpc/testing.ts";
 import { callTool, connectClient, serveMcp } from "./testing/mcp-client.ts";
 
 const KEY = "support-bot";
+const SCORED = "support-bot-scored";
 const HUMAN = "Fail when the answer promises a refund the policy does not allow. Cite the policy line.";
 
 describe("save_grader on a person's grader", () => {
@@ -57,6 +58,52 @@ describe("save_grader on a person's grader", () => {
     expect(reverted.status).toBe(200);
     expect(reverted.body.grader).toMatchObject({ version: 3, config: { instructions: HUMAN } });
     expect((await callTool(client, "list_graders", { traceFunctionKey: KEY })).text).toContain("· version 3");
+  });
+
+  it("sets a score range with a threshold or categories with passing ones, validated like REST, and keeps them across edits", async () => {
+    const created = await callTool(client, "save_grader", {
+      traceFunctionKey: SCORED, name: "helpfulness", evaluationFocus: "How helpful is the answer?", output: { type: "score", min: 1, max: 5, passThreshold: 3 },
+    });
+    expect(created.isError).toBe(false);
+    expect(created.text).toContain("score 1–5, passes at 3 or more");
+    const id = created.data.grader.id as string;
+    expect(created.data.grader.config.output).toEqual({ type: "score", min: 1, max: 5, passThreshold: 3 });
+
+    // The same checks as POST /api/sdk/graders: a threshold outside the range, an empty range, a passing category
+    // not in the set; each refused with the field named, and nothing written.
+    for (const [output, field] of [
+      [{ type: "score", min: 1, max: 5, passThreshold: 9 }, "output.passThreshold: must lie within [1, 5]"],
+      [{ type: "score", min: 5, max: 5 }, "output.max: must be greater than min"],
+      [{ type: "category", categories: ["good", "bad"], passingCategories: ["great"] }, "output.passingCategories.0"],
+      [{ type: "stars" }, "output"],
+    ] as const) {
+      const refused = await callTool(client, "save_grader", { graderId: id, output });
+      expect(refused.isError, JSON.stringify(output)).toBe(true);
+      expect(refused.text).toContain(field);
+      expect(refused.data.code).toBe("validation_failed");
+    }
+    const rest = await call(postGrader, { apiKey: org.apiKey, body: { traceFunctionKey: SCORED, name: "rest twin", kind: "llm_judge", config: { model: "m", instructions: "x", output: { type: "score", min: 1, max: 5, passThreshold: 9 } } } });
+    expect(rest.status).toBe(400);
+    expect(rest.body.issues).toEqual([expect.objectContaining({ path: "config.output.passThreshold", message: "must lie within [1, 5]" })]);
+    expect((await versions(id)).map((v) => v.version)).toEqual([1]);
+
+    // An edit of the text keeps the output; the output as JSON text (some clients stringify) changes it.
+    const edited = await callTool(client, "save_grader", { graderId: id, passCriteria: "Answers the question." });
+    expect(edited.data.grader.config.output).toEqual({ type: "score", min: 1, max: 5, passThreshold: 3 });
+    const categories = await callTool(client, "save_grader", { graderId: id, output: JSON.stringify({ type: "category", categories: ["good", "ok", "bad"], passingCategories: ["good", "ok"] }) });
+    expect(categories.isError).toBe(false);
+    expect(categories.text).toContain("categories good | ok | bad, passing: good | ok");
+    const [latest, previous] = await versions(id);
+    expect(latest).toMatchObject({ version: 3, author: { via: "mcp", tool: "save_grader" } });
+    expect(latest!.changes.map((c) => c.path)).toEqual(expect.arrayContaining(["config.output.type", "config.output.categories"]));
+    expect(previous!.definition.config.output).toEqual({ type: "score", min: 1, max: 5, passThreshold: 3 });
+    // A person's score recorded on the category grader is now refused by the same check as REST.
+    const trace = await createTrace(db(), org.organizationId, { traceFunctionKey: SCORED });
+    const score = await callTool(client, "save_grader_labels", { labels: [{ traceId: trace.id, graderId: id, score: 4 }] });
+    expect(score.isError || score.text.includes("records no score")).toBe(true);
+    // null: back to pass/fail only.
+    const cleared = await callTool(client, "save_grader", { graderId: id, output: null });
+    expect(cleared.data.grader.config.output).toBeUndefined();
   });
 
   it("get_grader_labels names the grader version that produced each label", async () => {

@@ -123,7 +123,8 @@ export interface TracePageFilter {
   startedTo?: Date;
   model?: string;
   graderId?: string;
-  graderLabel?: "pass" | "fail";
+  graderLabel?: "pass" | "fail" | "scored";
+  graderCategory?: string;
   verdictSource?: "human" | "agent" | "judge";
   testRunId?: string;
   minCostUsd?: number;
@@ -142,7 +143,7 @@ function listWhere(organizationId: string, f: TracePageFilter): Sql[] {
   if (f.model !== undefined) {
     where.push(sql`EXISTS (SELECT 1 FROM spans s WHERE s.organization_id = traces.organization_id AND s.trace_id = traces.id AND s.model = ${f.model})`);
   }
-  if (f.graderId !== undefined) where.push(graderLabelIs(f.graderId, f.graderLabel));
+  if (f.graderId !== undefined) where.push(graderLabelIs(f.graderId, f.graderLabel, f.graderCategory));
   if (f.testRunId !== undefined) where.push(sql`test_run_id = ${f.testRunId}::uuid`);
   if (f.minCostUsd !== undefined) where.push(sql`cost_usd >= ${f.minCostUsd}::numeric`);
   if (f.kind === "replay") where.push(sql`test_run_id IS NOT NULL`);
@@ -204,9 +205,13 @@ function labelStateIs(state: NonNullable<TracePageFilter["labelState"]>, source?
   return sql`EXISTS (SELECT 1 ${current} AND l.label_status = 'labeled' AND ${match} AND ${from})`;
 }
 
-/** The grader labelled the trace (pass or fail; with `label`, only that). */
-function graderLabelIs(graderId: string, label?: "pass" | "fail"): Sql {
-  const match = label === "pass" ? sql`g.label = true` : label === "fail" ? sql`g.label = false` : sql`g.label IS NOT NULL`;
+/**
+ * The grader labelled the trace (pass or fail; with `label`, only that, or only a score: "scored"; with `category`,
+ * only that category). The dashboard's score points count exactly the "scored" ones (docs/dashboard.md).
+ */
+function graderLabelIs(graderId: string, label?: "pass" | "fail" | "scored", category?: string): Sql {
+  const match = category !== undefined ? sql`g.category = ${category}`
+    : label === "pass" ? sql`g.label = true` : label === "fail" ? sql`g.label = false` : label === "scored" ? sql`g.score IS NOT NULL` : sql`g.label IS NOT NULL`;
   return sql`EXISTS (SELECT 1 FROM grader_labels g WHERE g.organization_id = traces.organization_id AND g.trace_id = traces.id
     AND g.grader_id = ${graderId}::uuid AND ${match})`;
 }

@@ -24,9 +24,13 @@ export const ZTraceListQuery = z.object({
   startedTo: ZInstant.optional(),
   /** Traces with a span of exactly this model (the dashboard's model bars; docs/api/traces.md, "GET /api/sdk/traces"). */
   model: zText(400).optional(),
-  /** Traces this grader labelled (with graderLabel: only passes or only failures). */
+  /**
+   * Traces this grader labelled (with graderLabel: only passes, only failures, or only the ones it scored; with
+   * graderCategory: only that category). The dashboard's grader points and score points open these.
+   */
   graderId: ZUuid.optional(),
-  graderLabel: z.enum(["pass", "fail"]).optional(),
+  graderLabel: z.enum(["pass", "fail", "scored"]).optional(),
+  graderCategory: zText(100).optional(),
   /** With labelState pass or fail: only verdicts of this source. */
   verdictSource: z.enum(["human", "agent", "judge"]).optional(),
   /** Traces of one experiment (replay traces). */

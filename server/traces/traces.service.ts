@@ -49,6 +49,7 @@ function pageFilter(filters: TTraceFilters): q.TracePageFilter {
     model: filters.model,
     graderId: filters.graderId,
     graderLabel: filters.graderLabel,
+    graderCategory: filters.graderCategory,
     verdictSource: filters.verdictSource,
     testRunId: filters.testRunId,
     minCostUsd: filters.minCostUsd,

@@ -1,7 +1,7 @@
 "use client";
 // Adding an alert rule, or changing one (a new version; the earlier ones stay restorable). The webhook secret is
 // shown once, when the rule is made or its secret rotated.
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button.tsx";
 import { CopyButton } from "@/components/ui/copy-button.tsx";
@@ -16,6 +16,9 @@ export function AlertForm({ rule, onClose }: { rule: TAlertRule | null; onClose:
   const queryClient = useQueryClient();
   const [kind, setKind] = useState<TAlertKind>(rule?.kind ?? "error_rate");
   const [secret, setSecret] = useState<string | null>(null);
+  // A mean-score rule watches one grader that records a score (docs/alerts.md, "Kinds").
+  const graders = useQuery({ ...trpc.graders.list.queryOptions({}), enabled: kind === "mean_score" });
+  const scored = (graders.data ?? []).filter((g) => (g.config as { output?: { type?: string } }).output?.type === "score");
   const done = async (saved: { secret: string | null }) => {
     await queryClient.invalidateQueries({ queryKey: trpc.alerts.pathKey() });
     if (saved.secret) setSecret(saved.secret);
@@ -36,6 +39,7 @@ export function AlertForm({ rule, onClose }: { rule: TAlertRule | null; onClose:
       name: String(f.get("name") ?? ""),
       kind,
       traceFunctionKey: String(f.get("traceFunctionKey") ?? "").trim() || null,
+      graderId: kind === "mean_score" ? String(f.get("graderId") ?? "") || null : null,
       threshold: kind === "silence" ? 0 : Number(f.get("threshold")),
       windowMinutes: Number(f.get("windowMinutes")),
       webhookUrl: String(f.get("webhookUrl") ?? ""),
@@ -69,10 +73,20 @@ export function AlertForm({ rule, onClose }: { rule: TAlertRule | null; onClose:
             </Select>
           )}
         </Field>
+        {kind === "mean_score" ? (
+          <Field label="Grader" hint="A grader that records a score">
+            {(id) => (
+              <Select id={id} name="graderId" required defaultValue={rule?.graderId ?? ""}>
+                <option value="">Choose a grader</option>
+                {scored.map((g) => <option key={g.id} value={g.id}>{g.name} ({g.traceFunctionKey})</option>)}
+              </Select>
+            )}
+          </Field>
+        ) : null}
         <div className="grid grid-cols-2 gap-3">
           {kind === "silence" ? null : (
             <Field label={KINDS[kind].threshold}>
-              {(id) => <Input id={id} name="threshold" type="number" min="0" max={kind.endsWith("_rate") ? 1 : undefined} step="any" required defaultValue={rule?.threshold ?? ""} />}
+              {(id) => <Input id={id} name="threshold" type="number" min={kind === "mean_score" ? undefined : "0"} max={kind.endsWith("_rate") ? 1 : undefined} step="any" required defaultValue={rule?.threshold ?? ""} />}
             </Field>
           )}
           <Field label="Window (minutes)">{(id) => <Input id={id} name="windowMinutes" type="number" min="1" max="43200" required defaultValue={rule?.windowMinutes ?? 60} />}</Field>

@@ -10,6 +10,7 @@ export const KINDS: Record<TAlertKind, { label: string; threshold: string; unit:
   p95_latency: { label: "p95 latency above", threshold: "Latency (ms)", unit: (v) => `${Math.round(v)} ms` },
   cost_per_day: { label: "Cost per day above", threshold: "USD per day", unit: (v) => `$${v.toFixed(2)}` },
   silence: { label: "No traces for", threshold: "(not used)", unit: (v) => `${v} traces` },
+  mean_score: { label: "Mean score below", threshold: "Mean score", unit: (v) => `${Math.round(v * 100) / 100}` },
 };
 
 /** "Pass rate below 80% over 60 min" */

@@ -12,6 +12,8 @@ import { ErrorState, LoadingState } from "@/components/ui/states.tsx";
 import { useTRPC } from "@/components/trpc/react.tsx";
 import type { RouterOutputs } from "@/components/trpc/types.ts";
 import { Chart } from "./chart.tsx";
+import { CategoryChart, ChartCard, Table } from "./chart-card.tsx";
+import { ScoreCharts } from "./score-charts.tsx";
 import { RANGES, rangeOf, tracesHref, type TRangeKey, type TTraceLink } from "./trace-link.ts";
 
 type TDashboard = RouterOutputs["insight"]["dashboard"];
@@ -115,6 +117,7 @@ function Charts({ d }: { d: TDashboard }) {
               formatY={(v) => `${Math.round(v)}%`} onPick={(i) => open(g.points[i]!.link)} />
           </ChartCard>
         ))}
+        <ScoreCharts scores={d.scores} x={x} time={time} open={open} />
         <CategoryChart title="Verdicts" rows={d.verdicts.map((v) => ({ name: `${v.source} ${v.label}`, value: v.traces, link: v.link, cells: [[v.traces, v.link]] }))}
           head={["Verdict", "Traces"]} format={(v) => formatNumber(v)} color={5} onPick={open} />
         <CategoryChart title="Replay pass rates" rows={d.replays.map((r) => ({ name: r.name ?? r.experimentId.slice(0, 8), value: r.passRate === null ? 0 : r.passRate * 100, link: r.link, cells: [pct(r.passRate), [r.traces, r.link]] }))}
@@ -134,57 +137,3 @@ function Tile({ label, value, href, note }: { label: string; value: string; href
   );
 }
 
-function ChartCard({ title, children, table }: { title: string; children: React.ReactNode; table: React.ReactNode }) {
-  return (
-    <Card className="space-y-2 px-4 py-3">
-      <h2 className="text-sm font-semibold text-zinc-800">{title}</h2>
-      {children}
-      <details className="text-sm">
-        <summary className="cursor-pointer text-xs text-zinc-500">Table view</summary>
-        {table}
-      </details>
-    </Card>
-  );
-}
-
-type TCell = string | number | [number, TTraceLink];
-
-function Table({ head, rows }: { head: string[]; rows: TCell[][] }) {
-  if (rows.length === 0) return <p className="py-2 text-xs text-zinc-500">Nothing in this range.</p>;
-  return (
-    <table className="mt-2 w-full text-left text-xs">
-      <thead className="text-zinc-500"><tr>{head.map((h, i) => <th key={i} scope="col" className="py-1 pr-3 font-medium">{h}</th>)}</tr></thead>
-      <tbody className="divide-y divide-zinc-100">
-        {rows.map((row, i) => (
-          <tr key={i}>
-            {row.map((cell, j) => (
-              <td key={j} className="py-1 pr-3 tabular-nums">
-                {Array.isArray(cell) ? <Link href={tracesHref(cell[1])} className="text-accent-700 hover:underline dark:text-accent-300">{formatNumber(cell[0])}</Link> : cell}
-              </td>
-            ))}
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
-
-interface TCategoryRow {
-  name: string;
-  value: number;
-  link: TTraceLink;
-  cells: TCell[];
-}
-
-function CategoryChart({ title, rows, head, format, color, onPick }: { title: string; rows: TCategoryRow[]; head: string[]; format: (v: number) => string; color: number; onPick: (link: TTraceLink) => void }) {
-  const x = useMemo(() => rows.map((_, i) => i), [rows]);
-  const series = useMemo(() => [{ label: title, values: rows.map((r) => r.value), color }], [rows, title, color]);
-  const categories = useMemo(() => rows.map((r) => r.name), [rows]);
-  return (
-    <ChartCard title={title} table={<Table head={head} rows={rows.map((r) => [r.name, ...r.cells])} />}>
-      {rows.length === 0 ? <p className="py-8 text-center text-xs text-zinc-500">Nothing in this range.</p> : (
-        <Chart label={title} kind="bars" x={x} series={series} categories={categories} formatY={format} onPick={(i) => onPick(rows[i]!.link)} />
-      )}
-    </ChartCard>
-  );
-}

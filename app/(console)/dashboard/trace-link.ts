@@ -7,6 +7,7 @@ export interface TTraceLink {
   model?: string;
   grader?: string;
   graderLabel?: string;
+  graderCategory?: string;
   label?: string;
   verdictSource?: string;
   kind?: string;

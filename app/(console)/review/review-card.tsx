@@ -1,6 +1,7 @@
 "use client";
 // One pending assertion in the review queue: what it says, what will be judged (its target and check: what a
-// replay actually runs), and for the focused card the trace's context beside it. E opens the edit form, which
+// replay actually runs), and for the focused card the trace's context beside it and its graders' scores (S records
+// the first). E opens the edit form, which
 // edits the statement, the target, the check and the criteria (Ctrl+Enter saves, Escape cancels).
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Link } from "@/components/ui/link.tsx";
@@ -16,6 +17,7 @@ import { useTRPC } from "@/components/trpc/react.tsx";
 import type { RouterInputs, RouterOutputs } from "@/components/trpc/types.ts";
 import { EvidenceLinks } from "./evidence-links.tsx";
 import { ReviewContext } from "./review-context.tsx";
+import { TraceScores } from "./trace-scores.tsx";
 
 export type Pending = RouterOutputs["review"]["queue"]["assertions"][number];
 type Saved = RouterOutputs["review"]["edit"];
@@ -57,6 +59,7 @@ export function PendingCard({ a, focused, selected, onToggle, onFocus, editing, 
             </p>
             {a.humanNote ? <p className="text-xs text-zinc-600">Note: {a.humanNote}</p> : null}
             <EvidenceLinks traceId={a.trace.id} evidence={a.justification} />
+            {focused ? <TraceScores traceId={a.trace.id} /> : null}
           </div>
           {focused || editing ? <ReviewContext assertionId={a.id} hasCheck={a.check !== null} /> : null}
         </div>

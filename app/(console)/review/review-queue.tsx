@@ -1,7 +1,8 @@
 "use client";
 // The review queue: pending assertions, oldest first, filtered by trace function, category and assignee.
 // Keyboard: J / K (or the arrow keys) move, A approves, R rejects, E edits (Ctrl+Enter saves, Escape cancels),
-// X selects; with a selection, A and R (and the buttons) act on every selected assertion. The filters live in the
+// X selects, S records the focused trace's first grader score or category (Enter saves, Escape cancels); with a
+// selection, A and R (and the buttons) act on every selected assertion. The filters live in the
 // URL (?fn=&category=&assignee=), so a filtered queue can be reloaded and shared. An edit can be undone from the
 // status line: it restores the version the edit replaced. docs/api/console.md.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -90,6 +91,8 @@ export function ReviewQueue() {
       // Moving is for everyone; deciding, editing and selecting only for roles that curate (the server refuses the rest).
       if (key === "j" || e.key === "ArrowDown") setCursor((c) => Math.min(c + 1, Math.max(items.length - 1, 0)));
       else if (key === "k" || e.key === "ArrowUp") setCursor((c) => Math.max(c - 1, 0));
+      // S: the focused card's first grader score or category (recording scores is labelling, not curating).
+      else if (key === "s" && document.querySelector("[aria-current='true'] [data-record-score]")) document.querySelector<HTMLButtonElement>("[aria-current='true'] [data-record-score]")!.click();
       else if (!canCurate) return;
       else if (key === "a") act("approved");
       else if (key === "r") act("rejected");
@@ -140,7 +143,7 @@ export function ReviewQueue() {
             {selected.size ? `Reject ${selected.size} selected` : "Reject"} (R)
           </Button>
         </> : null}
-        <span className="text-xs text-zinc-500">J/K move · E edit · X select</span>
+        <span className="text-xs text-zinc-500">J/K move · E edit · X select · S score a grader</span>
         <span role="status" aria-live="polite" className="text-xs text-zinc-600">{status}</span>
         {undoable ? <Button size="sm" variant="ghost" disabled={revert.isPending} onClick={() => void undoEdit(undoable.id)}>Undo the edit</Button> : null}
       </div>

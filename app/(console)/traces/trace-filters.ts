@@ -4,7 +4,7 @@ export const STATUSES = ["completed", "pending", "failed"] as const;
 export const LABEL_STATES = [["unlabeled", "Unlabeled"], ["pass", "Labeled pass"], ["fail", "Labeled fail"], ["validated", "Validated (approved)"]] as const;
 export const KINDS = [["captured", "Captured"], ["seeded", "Seeded"], ["replay", "Replay"]] as const;
 /** URL parameters that are filters (paging and the queue's position are not). */
-export const FILTER_PARAMS = ["fn", "session", "status", "q", "label", "kind", "from", "to", "replays", "model", "grader", "graderLabel", "verdictSource", "run", "minCost"] as const;
+export const FILTER_PARAMS = ["fn", "session", "status", "q", "label", "kind", "from", "to", "replays", "model", "grader", "graderLabel", "graderCategory", "verdictSource", "run", "minCost"] as const;
 export const VERDICT_SOURCES = ["human", "agent", "judge"] as const;
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const uuid = (value: string | null) => (value && UUID_RE.test(value) ? value : undefined);
@@ -34,7 +34,8 @@ export function readFilters(params: URLSearchParams) {
     /** The dashboard's click-through filters (docs/dashboard.md): a model, a grader's labels, a verdict source, an experiment. */
     model: params.get("model") || undefined,
     graderId: uuid(params.get("grader")),
-    graderLabel: oneOf(params.get("graderLabel"), ["pass", "fail"] as const),
+    graderLabel: oneOf(params.get("graderLabel"), ["pass", "fail", "scored"] as const),
+    graderCategory: params.get("graderCategory") || undefined,
     verdictSource: oneOf(params.get("verdictSource"), VERDICT_SOURCES),
     testRunId: uuid(params.get("run")),
     minCostUsd: amount(params.get("minCost")),

@@ -199,6 +199,7 @@ function DashboardFilters({ params, onClear }: { params: URLSearchParams; onClea
     ["model", "Model"],
     ["grader", "Grader"],
     ["graderLabel", "Grader label"],
+    ["graderCategory", "Grader category"],
     ["verdictSource", "Verdict by"],
     ["run", "Experiment"],
   ] as const;

@@ -1,7 +1,8 @@
 // Alerts firing and delivering against a real database, the real job queue and a real local webhook receiver:
 // every kind measured from the dashboard's aggregates, two evaluators racing fire an episode once, the webhook
 // body is signed with the rule's secret, a resolve follows a firing, and a receiver that answers 500 and then
-// refuses connections gets the same event again, with backoff, until it is back (docs/alerts.md).
+// refuses connections gets the same event again, with backoff, until it is back; a rule's events arrive in order
+// even while its firing is retried; a mean-score rule reads the dashboard's score figure (docs/alerts.md).
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../../test/harness.ts";
@@ -14,6 +15,8 @@ import { ZAlertDetailResponse, ZAlertSavedResponse, type TAlertWebhookBody } fro
 import { defineAlertQueues, workAlerts } from "./alerts.worker.ts";
 import { evaluateAlerts, evaluateRule } from "./evaluate.service.ts";
 import { measureRule } from "./measure.ts";
+import { scoresChart } from "../dashboard/dashboard.service.ts";
+import { upsertGraderLabel } from "../../labels/grader-labels.queries.ts";
 import { startWebhookReceiver, type TWebhookReceiver } from "./testing/webhook-receiver.ts";
 
 const OPTIONS = { retryLimit: 4, retryDelaySeconds: 1, pollingIntervalSeconds: 0.5 };
@@ -152,9 +155,68 @@ describe("alerts: evaluation and delivery", () => {
     expect(res.status).toBe(200);
     expect(ZAlertSavedResponse.parse(res.body).rule).toMatchObject({ state: "ok", enabled: false });
     await until("the firing and the resolve", bodies, (r) => r.filter((x) => x.rule.id === rule.id).length >= 2);
-    // Each event is its own delivery job, so the resolve may reach the receiver first (docs/alerts.md, "Delivery").
+    // Both delivery jobs were queued within moments; a rule's events still arrive in order (docs/alerts.md, "Delivery").
     const received = bodies().filter((x) => x.rule.id === rule.id).map((x) => [x.event, x.episode, x.value]);
-    expect(received.sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([["firing", 1, 0], ["resolved", 1, null]]);
+    expect(received).toEqual([["firing", 1, 0], ["resolved", 1, null]]);
     expect(await evaluateRule(db(), jobs, org.organizationId, rule.id, new Date())).toBeNull();
+  });
+
+  it("holds a rule's resolve until its firing, retried, is delivered", async () => {
+    const fn = `ordered-${newId()}`;
+    const { rule } = await createRule(org, { name: "ordered", kind: "silence", traceFunctionKey: fn, windowMinutes: 5 });
+    const mine = () => receiver.received.filter((r) => (JSON.parse(r.body) as TAlertWebhookBody).rule.id === rule.id);
+    receiver.answer(500);
+    expect(await evaluateRule(db(), jobs, org.organizationId, rule.id, new Date())).toBe("fired");
+    await until("the first, failed attempt", mine, (r) => r.length >= 1);
+    // The resolve is recorded while the firing waits for its retry.
+    await createTrace(db(), org.organizationId, { traceFunctionKey: fn, startedAt: minutesAgo(1) });
+    expect(await evaluateRule(db(), jobs, org.organizationId, rule.id, new Date())).toBe("resolved");
+    await until("a second failed attempt of the firing", mine, (r) => r.length >= 2);
+    receiver.answer(200);
+    await until("the resolve", mine, (r) => r.some((x) => (JSON.parse(x.body) as TAlertWebhookBody).event === "resolved"));
+    const sent = mine().map((r) => [(JSON.parse(r.body) as TAlertWebhookBody).event, r.status]);
+    // Every attempt of the firing, the failed ones and the delivered one, came before the resolve, sent once.
+    expect(sent.at(-1)).toEqual(["resolved", 200]);
+    expect(sent.slice(0, -1).every(([event]) => event === "firing")).toBe(true);
+    expect(sent.at(-2)).toEqual(["firing", 200]);
+    expect(sent.filter(([, status]) => status === 500).length).toBeGreaterThanOrEqual(2);
+    // Waiting was not an attempt: the resolve's one delivery is its attempt 1.
+    const d = await detail(rule.id);
+    const resolved = d.events.find((e) => e.kind === "resolved")!;
+    expect(d.deliveries.filter((x) => x.eventId === resolved.id).map((x) => [x.attempt, x.status])).toEqual([[1, "delivered"]]);
+  });
+
+  it("fires a mean-score rule when a grader's mean score of the window drops below its threshold, and resolves it", async () => {
+    const fn = `scored-${newId()}`;
+    const graderId = newId();
+    await db().prisma.grader.create({
+      data: { id: graderId, organizationId: org.organizationId, traceFunctionKey: fn, name: "helpfulness", kind: "llm_judge", status: "active",
+        config: { model: "m", instructions: "Rate it.", output: { type: "score", min: 0, max: 10 } } },
+    });
+    const score = async (value: number, minutes: number) => {
+      const t = await createTrace(db(), org.organizationId, { traceFunctionKey: fn, status: "completed", startedAt: minutesAgo(minutes) });
+      await upsertGraderLabel(db(), { organizationId: org.organizationId, traceId: t.id, graderId, label: null, score: value, source: "live_grader" });
+    };
+    await score(2, 2);
+    await score(5, 3);
+    await score(9, 90); // outside the window
+    const { rule } = await createRule(org, { name: "helpfulness", kind: "mean_score", traceFunctionKey: fn, graderId, threshold: 6, windowMinutes: 30 });
+    expect(rule.graderId).toBe(graderId);
+    const now = new Date();
+    // The dashboard's figure for the same range and trace function.
+    const chart = await scoresChart(db(), { organizationId: org.organizationId, from: new Date(now.getTime() - 30 * 60_000), to: now, traceFunctionKey: fn, stepSeconds: 30 * 60 });
+    const point = chart.find((g) => g.graderId === graderId)!.points.find((p) => p.count > 0)!;
+    expect(point).toMatchObject({ count: 2, mean: 3.5 });
+    expect(await measureRule(db(), { ...rule, organizationId: org.organizationId }, now)).toEqual({ value: 3.5, breached: true });
+    expect(await evaluateRule(db(), jobs, org.organizationId, rule.id, now)).toBe("fired");
+    await score(10, 1);
+    await score(10, 1);
+    expect(await evaluateRule(db(), jobs, org.organizationId, rule.id, new Date())).toBe("resolved");
+    await until("the mean-score firing and resolve", bodies, (r) => r.filter((x) => x.rule.id === rule.id).length >= 2);
+    const received = bodies().filter((x) => x.rule.id === rule.id);
+    expect(received.map((x) => [x.event, x.value])).toEqual([["firing", 3.5], ["resolved", 6.75]]);
+    expect(received[0]!.rule).toMatchObject({ kind: "mean_score", graderId, threshold: 6 });
+    // Another organization's scores are never in the figure.
+    expect(await measureRule(db(), { ...rule, organizationId: other.organizationId }, new Date())).toEqual({ value: null, breached: false });
   });
 });

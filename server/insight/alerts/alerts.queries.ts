@@ -11,6 +11,7 @@ export interface TRuleRow {
   name: string;
   kind: TAlertKind;
   traceFunctionKey: string | null;
+  graderId: string | null;
   threshold: number;
   windowMinutes: number;
   webhookUrl: string;
@@ -28,7 +29,7 @@ export interface TRuleRow {
 }
 
 const RULE_COLUMNS = sql`organization_id::text AS "organizationId", id::text AS id, version, name, kind,
-  trace_function_key AS "traceFunctionKey", threshold, window_minutes AS "windowMinutes", webhook_url AS "webhookUrl",
+  trace_function_key AS "traceFunctionKey", grader_id::text AS "graderId", threshold, window_minutes AS "windowMinutes", webhook_url AS "webhookUrl",
   secret, enabled, deleted, state, episode, last_value AS "lastValue", last_evaluated_at AS "lastEvaluatedAt",
   state_changed_at AS "stateChangedAt", created_at AS "createdAt", changed_at AS "changedAt",
   changed_by_user_id::text AS "changedByUserId"`;
@@ -64,9 +65,9 @@ export function selectEnabledRules(db: DbClient, organizationId?: string) {
 
 export async function insertRule(db: DbClient, organizationId: string, id: string, def: TAlertDefinition, secret: string, userId: string | null, at: Date) {
   await db.sql.query(sql`
-    INSERT INTO alert_rules (organization_id, id, version, name, kind, trace_function_key, threshold, window_minutes,
+    INSERT INTO alert_rules (organization_id, id, version, name, kind, trace_function_key, grader_id, threshold, window_minutes,
       webhook_url, secret, enabled, deleted, created_at, changed_at, changed_by_user_id)
-    VALUES (${organizationId}::uuid, ${id}::uuid, 1, ${def.name}, ${def.kind}, ${def.traceFunctionKey}, ${def.threshold}::float8,
+    VALUES (${organizationId}::uuid, ${id}::uuid, 1, ${def.name}, ${def.kind}, ${def.traceFunctionKey}, ${def.graderId}::uuid, ${def.threshold}::float8,
       ${def.windowMinutes}::int, ${def.webhookUrl}, ${secret}, ${def.enabled}, ${def.deleted}, ${at.toISOString()}::timestamptz,
       ${at.toISOString()}::timestamptz, ${userId}::uuid)`);
 }
@@ -75,10 +76,19 @@ export async function insertRule(db: DbClient, organizationId: string, id: strin
 export async function updateRule(db: DbClient, organizationId: string, id: string, version: number, def: TAlertDefinition, secret: string, userId: string | null, at: Date) {
   await db.sql.query(sql`
     UPDATE alert_rules SET version = ${version}::int, name = ${def.name}, kind = ${def.kind}, trace_function_key = ${def.traceFunctionKey},
+      grader_id = ${def.graderId}::uuid,
       threshold = ${def.threshold}::float8, window_minutes = ${def.windowMinutes}::int, webhook_url = ${def.webhookUrl},
       secret = ${secret}, enabled = ${def.enabled}, deleted = ${def.deleted}, changed_at = ${at.toISOString()}::timestamptz,
       changed_by_user_id = ${userId}::uuid
     WHERE organization_id = ${organizationId}::uuid AND id = ${id}::uuid`);
+}
+
+/** The output type a grader of the organization declares (`config.output.type`; "passFail" when none), or null when it has none. */
+export async function selectGraderOutputType(db: DbClient, organizationId: string, graderId: string): Promise<string | null> {
+  const rows = await db.sql.query<{ type: string }>(sql`
+    SELECT COALESCE(config->'output'->>'type', 'passFail') AS type FROM graders
+    WHERE organization_id = ${organizationId}::uuid AND id = ${graderId}::uuid`);
+  return rows[0]?.type ?? null;
 }
 
 export interface TVersionRow {
@@ -162,13 +172,33 @@ export function selectEvents(db: DbClient, organizationId: string, ruleId: strin
     WHERE organization_id = ${organizationId}::uuid AND rule_id = ${ruleId}::uuid ORDER BY at DESC, episode DESC LIMIT ${limit}`);
 }
 
-/** What a delivery sends: the event's body, its rule's webhook and secret. */
+/** What a delivery sends: the event's body, its rule's webhook and secret; where it stands in its rule's order. */
 export async function selectEventForDelivery(db: DbClient, organizationId: string, eventId: string) {
-  const rows = await db.sql.query<{ body: unknown; ruleId: string; webhookUrl: string; secret: string }>(sql`
-    SELECT e.body, e.rule_id::text AS "ruleId", r.webhook_url AS "webhookUrl", r.secret
+  const rows = await db.sql.query<{ body: unknown; ruleId: string; episode: number; kind: "firing" | "resolved"; settled: boolean; webhookUrl: string; secret: string }>(sql`
+    SELECT e.body, e.rule_id::text AS "ruleId", e.episode, e.kind, e.settled_at IS NOT NULL AS settled, r.webhook_url AS "webhookUrl", r.secret
     FROM alert_events e JOIN alert_rules r ON r.organization_id = e.organization_id AND r.id = e.rule_id
     WHERE e.organization_id = ${organizationId}::uuid AND e.id = ${eventId}::uuid`);
   return rows[0] ?? null;
+}
+
+/**
+ * The earliest event of the rule before (episode, kind) whose delivery is not settled, or null: an event waits for
+ * it (episodes in order; in an episode, the firing before the resolve).
+ */
+export async function selectUnsettledEarlierEvent(db: DbClient, organizationId: string, ruleId: string, episode: number, kind: "firing" | "resolved") {
+  const rows = await db.sql.query<{ id: string }>(sql`
+    SELECT id::text AS id FROM alert_events
+    WHERE organization_id = ${organizationId}::uuid AND rule_id = ${ruleId}::uuid AND settled_at IS NULL
+      AND (episode < ${episode}::int ${kind === "resolved" ? sql`OR (episode = ${episode}::int AND kind = 'firing')` : empty})
+    ORDER BY episode, kind LIMIT 1`);
+  return rows[0]?.id ?? null;
+}
+
+/** Marks an event's delivery settled (delivered, or given up after its last attempt); the next event may go. */
+export async function settleEvent(db: DbClient, organizationId: string, eventId: string, at: Date) {
+  await db.sql.query(sql`
+    UPDATE alert_events SET settled_at = ${at.toISOString()}::timestamptz
+    WHERE organization_id = ${organizationId}::uuid AND id = ${eventId}::uuid AND settled_at IS NULL`);
 }
 
 // ─── Deliveries ─────────────────────────────────────────────────────────────────────────────────────────────

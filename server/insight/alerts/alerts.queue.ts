@@ -1,5 +1,6 @@
 // The alert queues (docs/alerts.md, "Evaluation", "Delivery"): the evaluation pg-boss's cron schedule sends (one job
-// across instances per tick), and one delivery job per event, retried by pg-boss with exponential backoff.
+// across instances per tick), and one delivery job per event, retried by pg-boss with exponential backoff; a
+// delivery that must wait for an earlier event of its rule is queued again for later (deliver.service.ts).
 import type { Database } from "../../db/client.ts";
 import { getEnv } from "../../env.ts";
 import { deadLetterQueue, jobQueues } from "../../jobs/queue.ts";
@@ -12,6 +13,8 @@ export const ALERT_QUEUES = [EVALUATE_QUEUE, DELIVERY_QUEUE, DELIVERY_DEAD_QUEUE
 export interface TDeliveryJob {
   organizationId: string;
   eventId: string;
+  /** How many times this event's delivery has waited for an earlier event of its rule (docs/alerts.md, "Delivery"). */
+  waits?: number;
 }
 
 export interface TAlertQueueOptions {

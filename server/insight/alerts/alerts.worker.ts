@@ -4,6 +4,7 @@ import type { Database } from "../../db/client.ts";
 import type { JobWorker, ReceivedJob } from "../../jobs/queue.ts";
 import { logger } from "../../logger.ts";
 import { alertQueues, DELIVERY_DEAD_QUEUE, DELIVERY_QUEUE, EVALUATE_QUEUE, type TAlertQueueOptions, type TDeliveryJob } from "./alerts.queue.ts";
+import { settleEvent } from "./alerts.queries.ts";
 import { deliverAlertEvent } from "./deliver.service.ts";
 import { evaluateAlerts } from "./evaluate.service.ts";
 
@@ -29,11 +30,16 @@ export async function workAlerts(db: Database, worker: JobWorker, options: TAler
       worker.wake(DELIVERY_QUEUE);
     }
   }, { pollingIntervalSeconds: 5 });
-  await worker.work<TDeliveryJob>(DELIVERY_QUEUE, (job: ReceivedJob<TDeliveryJob>) => deliverAlertEvent(db, job.data, job.retryCount + 1), {
+  await worker.work<TDeliveryJob>(DELIVERY_QUEUE, async (job: ReceivedJob<TDeliveryJob>) => {
+    await deliverAlertEvent(db, jobs, job.data, job.retryCount + 1, job.retryLimit);
+  }, {
     batchSize: 4,
     pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
   });
   await worker.work<TDeliveryJob>(DELIVERY_DEAD_QUEUE, async (job) => {
     logger.error("an alert webhook failed on every attempt; its delivery log shows why", { ...job.data });
+    // The last attempt settled the event; a job that expired instead (its process died) is settled here, so the
+    // rule's later events do not wait for it forever.
+    await settleEvent(db, job.data.organizationId, job.data.eventId, new Date());
   });
 }

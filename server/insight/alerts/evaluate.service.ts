@@ -22,7 +22,7 @@ function webhookBody(rule: q.TRuleRow, eventId: string, kind: "firing" | "resolv
     event: kind,
     eventId,
     organizationId: rule.organizationId,
-    rule: { id: rule.id, name: rule.name, kind: rule.kind, traceFunctionKey: rule.traceFunctionKey, threshold: rule.threshold, windowMinutes: rule.windowMinutes },
+    rule: { id: rule.id, name: rule.name, kind: rule.kind, traceFunctionKey: rule.traceFunctionKey, graderId: rule.graderId, threshold: rule.threshold, windowMinutes: rule.windowMinutes },
     episode,
     value,
     at: at.toISOString(),

@@ -1,7 +1,7 @@
 // What a rule measures (docs/alerts.md, "Kinds"), read with the dashboard's own statements over the rule's window,
 // so an alert's figure is the dashboard's figure for the same range and trace function.
 import type { DbClient } from "../../db/client.ts";
-import { selectByFunction, selectGraderBuckets, type TDashboardScope } from "../dashboard/dashboard.queries.ts";
+import { selectByFunction, selectGraderBuckets, selectGraderScoreBuckets, type TDashboardScope } from "../dashboard/dashboard.queries.ts";
 import type { TAlertKind } from "./alerts.schemas.ts";
 
 export interface TMeasured {
@@ -15,6 +15,7 @@ export interface TMeasuredRule {
   organizationId: string;
   kind: TAlertKind;
   traceFunctionKey: string | null;
+  graderId: string | null;
   threshold: number;
   windowMinutes: number;
 }
@@ -40,6 +41,15 @@ export async function measureRule(db: DbClient, rule: TMeasuredRule, now: Date):
     const pass = rows.reduce((n, r) => n + r.pass, 0);
     const fail = rows.reduce((n, r) => n + r.fail, 0);
     const value = pass + fail > 0 ? pass / (pass + fail) : null;
+    return { value, breached: value !== null && value < rule.threshold };
+  }
+  if (rule.kind === "mean_score") {
+    // The dashboard's score distribution with one bucket, the window: its mean is the mean of the grader's scores
+    // of the traces that started in it (the dashboard's "Scores" chart, for the same range and trace function).
+    const rows = await selectGraderScoreBuckets(db, scope);
+    const scored = rows.filter((r) => r.graderId === rule.graderId && r.category === null);
+    const count = scored.reduce((n, r) => n + r.count, 0);
+    const value = count > 0 ? scored.reduce((sum, r) => sum + (r.mean ?? 0) * r.count, 0) / count : null;
     return { value, breached: value !== null && value < rule.threshold };
   }
   const totals = (await selectByFunction(db, scope)).find((r) => r.total);

@@ -6,6 +6,7 @@ import { call, createTestOrg, useTestDatabase, type TestOrg } from "../../../tes
 import { createApiKeyForUser } from "../../auth/auth.service.ts";
 import { createUser } from "../../auth/settings/settings.service.ts";
 import { findAuditEvents } from "../../auth/audit/audit.service.ts";
+import { newId } from "../../ids.ts";
 import { signedInCaller } from "../../trpc/testing.ts";
 import { callTool, connectClient, serveMcp } from "../../mcp/testing/mcp-client.ts";
 import { deleteAlertRuleRoute, getAlertRuleRoute, listAlertRules, patchAlertRule, postAlertRule, restoreAlertRuleRoute } from "./alerts.http.ts";
@@ -80,7 +81,9 @@ describe("alert rules", () => {
     const before = ZAlertListResponse.parse((await call(listAlertRules, { apiKey: org.apiKey })).body).rules.length;
     for (const body of [
       { ...RULE, threshold: 80 },
-      { ...RULE, kind: "mean_score" },
+      { ...RULE, kind: "mean_score" }, // no grader
+      { ...RULE, graderId: "0193a3f5-0000-7000-8000-000000000001" }, // a grader on a kind that takes none
+      { ...RULE, kind: "error_rate", threshold: -1 },
       { ...RULE, webhookUrl: "ftp://example.com/x" },
       { ...RULE, webhookUrl: "not a url" },
       { ...RULE, windowMinutes: 0 },
@@ -115,6 +118,33 @@ describe("alert rules", () => {
     expect(saved.rule).toMatchObject({ enabled: false, version: 2 });
     expect((await owner.alerts.get({ id: rule.id })).versions[0]).toMatchObject({ changedVia: "console", summary: "enabled true → false" });
     await expect(owner.alerts.get({ id: (await create(RULE, other.apiKey)).body.rule.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("makes a mean-score rule on a grader that records a score: 400 for a pass/fail grader, 404 for another organization's", async () => {
+    const grader = (organizationId: string, name: string, output?: unknown) => db().prisma.grader.create({
+      data: { id: newId(), organizationId, traceFunctionKey: "answer", name, kind: "llm_judge", status: "active", config: { model: "m", instructions: "x", ...(output ? { output } : {}) } },
+    });
+    const scored = await grader(org.organizationId, "helpfulness", { type: "score", min: -5, max: 5, passThreshold: 0 });
+    const passFail = await grader(org.organizationId, "no errors");
+    const theirs = await grader(other.organizationId, "theirs", { type: "score", min: 0, max: 1 });
+    const body = { ...RULE, name: "helpfulness mean", kind: "mean_score", graderId: scored.id, threshold: -1.5 };
+    const created = await create(body);
+    expect(created.status).toBe(201);
+    const { rule } = ZAlertSavedResponse.parse(created.body);
+    expect(rule).toMatchObject({ kind: "mean_score", graderId: scored.id, threshold: -1.5 });
+    const refused = await create({ ...body, graderId: passFail.id });
+    expect(refused.status).toBe(400);
+    expect(refused.body.issues).toEqual([expect.objectContaining({ path: "graderId" })]);
+    expect((await create({ ...body, graderId: theirs.id })).status).toBe(404);
+    expect((await call(patchAlertRule, { apiKey: org.apiKey, method: "PATCH", params: { id: rule.id }, body: { graderId: theirs.id } })).status).toBe(404);
+    // Changing the kind away from mean_score must drop the grader, in the same change.
+    expect((await call(patchAlertRule, { apiKey: org.apiKey, method: "PATCH", params: { id: rule.id }, body: { kind: "error_rate", threshold: 0.5 } })).status).toBe(400);
+    const changed = await call(patchAlertRule, { apiKey: org.apiKey, method: "PATCH", params: { id: rule.id }, body: { kind: "error_rate", threshold: 0.5, graderId: null } });
+    expect(changed.status).toBe(200);
+    const d = ZAlertDetailResponse.parse((await get(rule.id)).body);
+    expect(d.versions.map((v) => [v.version, v.definition.kind, v.definition.graderId])).toEqual([[2, "error_rate", null], [1, "mean_score", scored.id]]);
+    const restored = await call(restoreAlertRuleRoute, { apiKey: org.apiKey, params: { id: rule.id }, body: { version: 1 } });
+    expect(ZAlertSavedResponse.parse(restored.body).rule).toMatchObject({ kind: "mean_score", graderId: scored.id, version: 3 });
   });
 
   it("lists the rules to agents over MCP, without their secrets", async () => {

@@ -11,7 +11,7 @@ import type { JobClient } from "../../jobs/queue.ts";
 import * as q from "./alerts.queries.ts";
 import { alertQueuesFromEnv } from "./alerts.queue.ts";
 import { recordTransition } from "./evaluate.service.ts";
-import type { TAlertDefinition, TAlertRule, TAlertRuleCreate, TAlertRuleUpdate } from "./alerts.schemas.ts";
+import { definitionIssues, type TAlertDefinition, type TAlertRule, type TAlertRuleCreate, type TAlertRuleUpdate } from "./alerts.schemas.ts";
 
 const newSecret = () => `whsec_${randomBytes(24).toString("base64url")}`;
 
@@ -22,6 +22,7 @@ export function toAlertRule(r: q.TRuleRow): TAlertRule {
     name: r.name,
     kind: r.kind,
     traceFunctionKey: r.traceFunctionKey,
+    graderId: r.graderId,
     threshold: r.threshold,
     windowMinutes: r.windowMinutes,
     webhookUrl: r.webhookUrl,
@@ -41,12 +42,29 @@ const definitionOf = (r: q.TRuleRow): TAlertDefinition => ({
   name: r.name,
   kind: r.kind,
   traceFunctionKey: r.traceFunctionKey,
+  graderId: r.graderId,
   threshold: r.threshold,
   windowMinutes: r.windowMinutes,
   webhookUrl: r.webhookUrl,
   enabled: r.enabled,
   deleted: r.deleted,
 });
+
+/**
+ * A definition's checks across fields, and its grader: a mean_score rule names a grader of the organization (another
+ * organization's or an unknown one is a 404) that records a score (400 otherwise).
+ */
+async function checkDefinition(db: DbClient, organizationId: string, def: TAlertDefinition) {
+  const issues = definitionIssues(def);
+  if (issues.length > 0) throw new AppError("validation_failed", issues[0]!.message, { issues });
+  if (def.graderId === null) return;
+  const type = await q.selectGraderOutputType(db, organizationId, def.graderId);
+  if (type === null) throw notFound(`Grader ${def.graderId}`);
+  if (type !== "score") {
+    const message = "the grader records no score: give it a score output (docs/graders.md, \"Scores and categories\")";
+    throw new AppError("validation_failed", message, { issues: [{ path: "graderId", message }] });
+  }
+}
 
 /** What changed, for the version list ("threshold 0.9 → 0.8"). */
 function describe(before: TAlertDefinition, after: TAlertDefinition): string {
@@ -75,7 +93,7 @@ export async function getAlertRule(db: DbClient, organizationId: string, id: str
   ]);
   return {
     rule: toAlertRule(row),
-    versions: versions.map((v) => ({ ...v, changedAt: new Date(v.changedAt).toISOString() })),
+    versions: versions.map((v) => ({ ...v, definition: { ...v.definition, graderId: v.definition.graderId ?? null }, changedAt: new Date(v.changedAt).toISOString() })),
     events: events.map((e) => ({ id: e.id, episode: e.episode, kind: e.kind, value: e.value, threshold: e.threshold, at: new Date(e.at).toISOString() })),
     deliveries: deliveries.map((d) => ({ ...d, at: new Date(d.at).toISOString() })),
   };
@@ -86,6 +104,7 @@ export async function createAlertRule(db: Database, organizationId: string, acto
   const secret = newSecret();
   const at = new Date();
   const def: TAlertDefinition = { ...input, deleted: false };
+  await checkDefinition(db, organizationId, def);
   return db.transaction(async (tx) => {
     await q.insertRule(tx, organizationId, id, def, secret, actor.userId, at);
     await writeVersion(tx, organizationId, id, actor, 1, def, "Created", at);
@@ -131,9 +150,7 @@ export async function updateAlertRule(db: Database, organizationId: string, acto
     const { rotateSecret, ...fields } = input;
     const defined = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<TAlertDefinition>;
     const next = { ...definitionOf(current), ...defined };
-    if ((next.kind === "pass_rate" || next.kind === "error_rate") && next.threshold > 1) {
-      throw new AppError("validation_failed", "a rate's threshold is a fraction from 0 to 1", { issues: [{ path: "threshold", message: "a rate's threshold is a fraction from 0 to 1" }] });
-    }
+    await checkDefinition(tx, organizationId, next);
     return writeNext(tx, jobs, organizationId, actor, current, next, { rotate: rotateSecret === true, kind: "alert.updated" });
   });
 }
@@ -155,6 +172,6 @@ export async function restoreAlertRule(db: Database, organizationId: string, act
     if (!current) throw notFound("Alert rule");
     const target = (await q.selectRuleVersions(tx, organizationId, id)).find((v) => v.version === version);
     if (!target || target.definition.deleted) throw notFound(`Version ${version} of alert rule ${id}`);
-    return writeNext(tx, jobs, organizationId, actor, current, { ...target.definition, deleted: false }, { rotate: false, kind: "alert.restored", summary: `Restored version ${version}` });
+    return writeNext(tx, jobs, organizationId, actor, current, { ...target.definition, graderId: target.definition.graderId ?? null, deleted: false }, { rotate: false, kind: "alert.restored", summary: `Restored version ${version}` });
   });
 }

@@ -21,7 +21,8 @@ export interface TTraceLink {
   status?: "failed";
   model?: string;
   grader?: string;
-  graderLabel?: "pass" | "fail";
+  graderLabel?: "pass" | "fail" | "scored";
+  graderCategory?: string;
   label?: "pass" | "fail";
   verdictSource?: string;
   kind?: "replay";
@@ -173,7 +174,8 @@ export async function scoresChart(db: DbClient, s: q.TDashboardScope) {
     name: g.name,
     scored: g.scored,
     categories: Object.fromEntries(g.categories),
-    link: { ...rangeLink(s), grader: g.graderId } satisfies TTraceLink,
+    link: { ...rangeLink(s), grader: g.graderId, graderLabel: "scored" } satisfies TTraceLink,
+    categoryLinks: Object.fromEntries([...g.categories.keys()].map((c) => [c, { ...rangeLink(s), grader: g.graderId, graderCategory: c } satisfies TTraceLink])),
     points: bounds.map(({ start, end }) => {
       const p = g.points.get(start.getTime());
       const sc = p?.score;
@@ -188,7 +190,9 @@ export async function scoresChart(db: DbClient, s: q.TDashboardScope) {
         p75: sc?.p75 ?? null,
         max: sc?.max ?? null,
         categories: p?.categories ?? {},
-        link: { from: iso(start), to: iso(end), ...fnOf(s), grader: g.graderId } satisfies TTraceLink,
+        // Exactly the traces behind `count`: the ones this grader scored in the interval (docs/dashboard.md, "Scores").
+        link: { from: iso(start), to: iso(end), ...fnOf(s), grader: g.graderId, graderLabel: "scored" } satisfies TTraceLink,
+        categoryLinks: Object.fromEntries(Object.keys(p?.categories ?? {}).map((c) => [c, { from: iso(start), to: iso(end), ...fnOf(s), grader: g.graderId, graderCategory: c } satisfies TTraceLink])),
       };
     }),
   }));

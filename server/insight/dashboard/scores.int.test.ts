@@ -1,12 +1,13 @@
 // The dashboard's score distribution per grader over time (docs/dashboard.md, "Scores"): quartiles and mean of each
-// interval's scores, category counts, only the organization's own traces, and the link to the traces behind them.
+// interval's scores, category counts, only the organization's own traces, and the link to the traces behind them:
+// the trace list's total for a point's link is the point's count.
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTrace } from "../../../test/factories.ts";
 import { createTestOrg, useTestDatabase, type TestOrg } from "../../../test/harness.ts";
 import { newId } from "../../ids.ts";
 import { upsertGraderLabel } from "../../labels/grader-labels.queries.ts";
 import { signedInCaller } from "../../trpc/testing.ts";
-import { getDashboardChart } from "./dashboard.service.ts";
+import { getDashboardChart, scoresChart, scopeOf, type TTraceLink } from "./dashboard.service.ts";
 
 const range = { from: new Date("2026-09-01T00:00:00Z"), to: new Date("2026-09-01T04:00:00Z") };
 
@@ -52,6 +53,26 @@ describe("dashboard scores", () => {
     expect(tone).toMatchObject({ name: "tone", scored: 0, categories: { polite: 2, rude: 1 } });
     expect(tone.points.find((p) => p.start === "2026-09-01T00:10:00.000Z")!.categories).toEqual({ polite: 2 });
     expect(chart.map((g) => g.name)).not.toContain("theirs");
+  });
+
+  it("links every score point, category and total to exactly the traces behind its count", async () => {
+    const caller = await signedInCaller(db(), a.email);
+    const listTotal = async (link: TTraceLink) => (await caller.traces.list({
+      startedFrom: link.from, startedTo: link.to, traceFunctionKey: link.fn, graderId: link.grader,
+      graderLabel: link.graderLabel, graderCategory: link.graderCategory,
+    } as Parameters<typeof caller.traces.list>[0])).total;
+    const chart = await scoresChart(db(), scopeOf(a.organizationId, range));
+    const help = chart.find((g) => g.graderId === scored)!;
+    // The grader's label-only trace (no score) is left out: a grader's pass/fail link would count it.
+    expect(await listTotal(help.link)).toBe(help.scored);
+    expect(await listTotal({ ...help.link, graderLabel: undefined })).toBe(1);
+    for (const p of help.points.filter((x) => x.count > 0)) expect(await listTotal(p.link)).toBe(p.count);
+    const tone = chart.find((g) => g.graderId === categorised)!;
+    for (const [category, n] of Object.entries(tone.categories)) expect(await listTotal(tone.categoryLinks[category]!)).toBe(n);
+    for (const p of tone.points) for (const [category, n] of Object.entries(p.categories)) expect(await listTotal(p.categoryLinks[category]!)).toBe(n);
+    // Another organization's caller, with the same link, sees none of them.
+    const theirs = await signedInCaller(db(), b.email);
+    expect((await theirs.traces.list({ startedFrom: help.link.from, startedTo: help.link.to, graderId: scored, graderLabel: "scored" })).total).toBe(0);
   });
 
   it("is part of the dashboard the console reads", async () => {

@@ -1,11 +1,11 @@
 // The text agents read from list_alerts (docs/mcp.md, "Tools"): each rule, its condition and state, compact.
 import type { TAlertRule } from "../../insight/alerts/alerts.schemas.ts";
 
-const BELOW = new Set(["pass_rate"]);
+const BELOW = new Set(["pass_rate", "mean_score"]);
 
 function condition(r: TAlertRule): string {
   if (r.kind === "silence") return `no traces for ${r.windowMinutes} min`;
-  return `${r.kind} ${BELOW.has(r.kind) ? "<" : ">"} ${r.threshold} over ${r.windowMinutes} min`;
+  return `${r.kind}${r.graderId ? ` of grader ${r.graderId}` : ""} ${BELOW.has(r.kind) ? "<" : ">"} ${r.threshold} over ${r.windowMinutes} min`;
 }
 
 export function renderAlertRules(rules: TAlertRule[]): string {

@@ -27,7 +27,11 @@ const outputOf = (g: Grader | undefined): Output => {
 };
 const derives = (o: Output) => (o.type === "score" && o.passThreshold !== undefined) || (o.type === "category" && o.passingCategories !== undefined);
 
-export function GraderLabels({ data }: { data: TraceData }) {
+/**
+ * `scored`: only the graders that record a score or a category, and nothing at all when there are none (the
+ * review and labelling queues show them beside their own verdicts; docs/console.md).
+ */
+export function GraderLabels({ data, scored = false }: { data: TraceData; scored?: boolean }) {
   const trpc = useTRPC();
   const traceId = data.trace.id;
   const fn = data.trace.traceFunctionKey;
@@ -35,10 +39,13 @@ export function GraderLabels({ data }: { data: TraceData }) {
   const history = useQuery(trpc.labels.graderHistory.queryOptions({ traceId }));
   const byId = new Map((graders.data ?? []).map((g) => [g.id, g]));
   const labelled = new Map(data.graderLabels.map((l) => [l.graderId, l]));
-  const ids = [...new Set([...data.graderLabels.map((l) => l.graderId), ...(graders.data ?? []).filter((g) => g.status === "active").map((g) => g.id)])];
+  const all = [...new Set([...data.graderLabels.map((l) => l.graderId), ...(graders.data ?? []).filter((g) => g.status === "active").map((g) => g.id)])];
+  const ids = scored ? all.filter((id) => outputOf(byId.get(id)).type !== "passFail") : all;
+  if (scored && ids.length === 0) return null;
+  const title = scored ? "Grader scores" : "Grader labels";
   return (
-    <Card aria-label="Grader labels">
-      <CardHeader title="Grader labels" description="Verdicts, scores and categories of the graders on this trace; earlier ones are kept." />
+    <Card aria-label={title}>
+      <CardHeader title={title} description={scored ? "Scores and categories of this trace's graders; pass/fail follows from a grader's threshold or passing categories. S records the first." : "Verdicts, scores and categories of the graders on this trace; earlier ones are kept."} />
       {ids.length === 0 ? (
         <p className="px-4 py-3 text-sm text-zinc-500">No grader has labelled this trace. Graders run when a trace completes, or from a dataset re-run.</p>
       ) : (
@@ -97,7 +104,7 @@ function GraderRow({ traceId, graderId, label: l, grader, replaced }: { traceId:
         open ? <RecordForm traceId={traceId} graderId={graderId} output={output} onDone={() => setOpen(false)} />
           : (
             <div className="flex gap-2">
-              <Button size="sm" variant="secondary" onClick={() => setOpen(true)}>Record {output.type === "passFail" ? "verdict" : output.type}</Button>
+              <Button size="sm" variant="secondary" data-record-score={output.type === "passFail" ? undefined : ""} onClick={() => setOpen(true)}>Record {output.type === "passFail" ? "verdict" : output.type}</Button>
               {l?.source === "human" ? <UndoButton traceId={traceId} graderId={graderId} /> : null}
             </div>
           )
@@ -128,6 +135,7 @@ function RecordForm({ traceId, graderId, output, onDone }: { traceId: string; gr
   const [score, setScore] = useState("");
   const [category, setCategory] = useState(output.type === "category" ? output.categories[0]! : "");
   const [verdict, setVerdict] = useState<"" | "pass" | "fail">("");
+  const preview = previewOf(output, score, category);
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     const label = verdict === "" ? undefined : verdict === "pass";
@@ -136,23 +144,29 @@ function RecordForm({ traceId, graderId, output, onDone }: { traceId: string; gr
     else save.mutate({ traceId, graderId, label });
   };
   return (
-    <form onSubmit={submit} className="space-y-2 rounded-md border border-zinc-200 p-2" aria-label="Record grader label">
+    // Keyboard: the first field has the focus, Enter saves, Escape cancels.
+    <form onSubmit={submit} onKeyDown={(e) => { if (e.key === "Escape") { e.preventDefault(); e.stopPropagation(); onDone(); } }}
+      className="space-y-2 rounded-md border border-zinc-200 p-2" aria-label="Record grader label">
       <div className="flex flex-wrap items-center gap-2">
         {output.type === "score" ? (
           <label className="flex items-center gap-1.5 text-xs text-zinc-600">Score
-            <Input type="number" step="any" min={output.min} max={output.max} value={score} onChange={(e) => setScore(e.target.value)} className="h-7 w-24" aria-label="Score" />
+            <Input type="number" step="any" min={output.min} max={output.max} value={score} onChange={(e) => setScore(e.target.value)} className="h-7 w-24" aria-label="Score" autoFocus />
           </label>
         ) : null}
         {output.type === "category" ? (
           <label className="flex items-center gap-1.5 text-xs text-zinc-600">Category
-            <Select value={category} onChange={(e) => setCategory(e.target.value)} className="h-7" aria-label="Category">
+            <Select value={category} onChange={(e) => setCategory(e.target.value)} className="h-7" aria-label="Category" autoFocus>
               {output.categories.map((c) => <option key={c} value={c}>{c}</option>)}
             </Select>
           </label>
         ) : null}
-        {derives(output) ? <span className="text-xs text-zinc-500">Pass/fail follows from the {output.type}.</span> : (
+        {derives(output) ? (
+          <span className="flex items-center gap-1.5 text-xs text-zinc-500" role="status" aria-label="Pass or fail">
+            {preview === null ? `Pass/fail follows from the ${output.type}.` : <><Badge tone={preview.pass ? "pass" : "fail"}>{preview.pass ? "pass" : "fail"}</Badge>{preview.why}</>}
+          </span>
+        ) : (
           <label className="flex items-center gap-1.5 text-xs text-zinc-600">Verdict
-            <Select value={verdict} onChange={(e) => setVerdict(e.target.value as "" | "pass" | "fail")} className="h-7" aria-label="Verdict">
+            <Select value={verdict} onChange={(e) => setVerdict(e.target.value as "" | "pass" | "fail")} className="h-7" aria-label="Verdict" autoFocus={output.type === "passFail"}>
               <option value="">{output.type === "passFail" ? "choose" : "none"}</option>
               <option value="pass">pass</option>
               <option value="fail">fail</option>
@@ -163,8 +177,22 @@ function RecordForm({ traceId, graderId, output, onDone }: { traceId: string; gr
       <div className="flex gap-2">
         <Button size="sm" type="submit" disabled={save.isPending}>Save</Button>
         <Button size="sm" variant="ghost" onClick={onDone}>Cancel</Button>
+        <span className="self-center text-xs text-zinc-500"><kbd>Enter</kbd> saves · <kbd>Esc</kbd> cancels</span>
       </div>
       <FormError error={save.error} />
     </form>
   );
+}
+
+/** What the grader's threshold or passing categories make of the value being typed, before it is saved; null: nothing yet. */
+function previewOf(output: Output, score: string, category: string): { pass: boolean; why: string } | null {
+  if (output.type === "score" && output.passThreshold !== undefined && score !== "" && Number.isFinite(Number(score))) {
+    const pass = Number(score) >= output.passThreshold;
+    return { pass, why: `${score} ${pass ? "≥" : "<"} ${output.passThreshold}, the grader's threshold` };
+  }
+  if (output.type === "category" && output.passingCategories !== undefined && category !== "") {
+    const pass = output.passingCategories.includes(category);
+    return { pass, why: `${category} is ${pass ? "" : "not "}a passing category` };
+  }
+  return null;
 }

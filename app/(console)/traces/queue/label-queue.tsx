@@ -1,6 +1,7 @@
 "use client";
 // The labelling queue: every trace the list's filter matches, one at a time. P / F record pass / fail with
-// the note and advance; in the note, Ctrl+Enter records pass and Ctrl+Shift+Enter fail, Escape leaves it
+// the note and advance; S opens the first grader score or category of the trace (Enter saves it, Escape cancels);
+// in the note, Ctrl+Enter records pass and Ctrl+Shift+Enter fail, Escape leaves it
 // (letters typed there are text, never verdicts); N skips, U undoes the last verdict and puts its note back in
 // the field. A note not yet recorded stays with its trace. Keys pressed while the queue is still being built are
 // refused with a message, never dropped in silence (a verdict on a trace not yet shown would be a guess).
@@ -63,7 +64,7 @@ function Queue() {
     const onKey = (e: KeyboardEvent) => {
       if (e.metaKey || e.ctrlKey || e.altKey || e.repeat || isTextField(e.target)) return;
       const key = e.key.toLowerCase();
-      if (!"pfnu".includes(key) || key.length !== 1) return;
+      if (!"pfnus".includes(key) || key.length !== 1) return;
       e.preventDefault();
       if (queue.position() === null) {
         setRefused(`The queue is still loading: “${key.toUpperCase()}” did nothing. Press it again once the first trace shows.`);
@@ -73,6 +74,8 @@ function Queue() {
       if (key === "p") record(true);
       else if (key === "f") record(false);
       else if (key === "n") queue.skip();
+      // S: the first score or category form of the trace's graders (its field takes the focus; Enter saves).
+      else if (key === "s") regionRef.current?.querySelector<HTMLButtonElement>("[data-record-score]")?.click();
       else undo();
     };
     window.addEventListener("keydown", onKey);
@@ -138,7 +141,7 @@ function Queue() {
           <QueueTrace traceId={traceId} nextId={state.ids[state.pos + 1] ?? null} />
           <Card aria-label="Verdict" className="h-fit space-y-3 p-4">
             <p className="text-xs text-zinc-600">
-              <kbd>P</kbd> pass · <kbd>F</kbd> fail · <kbd>N</kbd> skip · <kbd>U</kbd> undo. In the note: <kbd>Ctrl</kbd>+<kbd>Enter</kbd> pass,{" "}
+              <kbd>P</kbd> pass · <kbd>F</kbd> fail · <kbd>N</kbd> skip · <kbd>U</kbd> undo · <kbd>S</kbd> score a grader. In the note: <kbd>Ctrl</kbd>+<kbd>Enter</kbd> pass,{" "}
               <kbd>Ctrl</kbd>+<kbd>Shift</kbd>+<kbd>Enter</kbd> fail, <kbd>Esc</kbd> leaves the note.
             </p>
             <label className="block text-xs font-medium text-zinc-600">

@@ -1,6 +1,7 @@
 "use client";
 // One trace of the labelling queue: what it is, its current verdict with who recorded it, and its root
-// span's input and output. The next trace is fetched ahead so advancing shows it at once.
+// span's input and output, and the scores and categories of its graders that record them (recorded like on the
+// trace page: history kept, undoable). The next trace is fetched ahead so advancing shows it at once.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@/components/ui/link.tsx";
 import { useEffect } from "react";
@@ -11,6 +12,7 @@ import { useTRPC } from "@/components/trpc/react.tsx";
 import { PayloadView } from "@/components/payload-view.tsx";
 import { RecordedBy, StatusBadge, VerdictBadge } from "../trace-badges.tsx";
 import { useTrace } from "../use-trace.ts";
+import { GraderLabels } from "../[id]/grader-labels.tsx";
 
 export function QueueTrace({ traceId, nextId }: { traceId: string; nextId: string | null }) {
   const trpc = useTRPC();
@@ -27,6 +29,7 @@ export function QueueTrace({ traceId, nextId }: { traceId: string; nextId: strin
   if (query.isError) return <ErrorState error={query.error} onRetry={() => query.refetch()} />;
   const { trace, verdict, verdictRecords } = query.data;
   return (
+    <div className="space-y-4">
     <Card aria-label="Trace to label">
       <CardHeader
         title={<Link href={`/traces/${trace.id}`} className="text-accent-700 dark:text-accent-300 hover:underline">{trace.name || trace.traceFunctionKey || trace.id}</Link>}
@@ -48,5 +51,8 @@ export function QueueTrace({ traceId, nextId }: { traceId: string; nextId: strin
         )}
       </div>
     </Card>
+    {/* Scores and categories of graders that record them, through the trace page's form and service. */}
+    <GraderLabels data={query.data} scored />
+    </div>
   );
 }
