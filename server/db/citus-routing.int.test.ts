@@ -13,7 +13,7 @@ import { postExternalSpan, postExternalTrace } from "../ingest/ingest.http.ts";
 import { postOtlpTraces } from "../ingest/otlp/otlp.http.ts";
 import { carrierSpanJson, completionPayload, otlpJsonRequest, spanPayload } from "../ingest/testing/payloads.ts";
 import { getSpanRoute, getTraceSpanRoute } from "../spans/spans.http.ts";
-import { insertFunctionExecutionsStatement, newWriteStamp, upsertSpansStatement, upsertTracesStatement } from "../ingest/write/write.queries.ts";
+import { newWriteStamp, upsertSpansStatement, upsertTracesStatement } from "../ingest/write/write.queries.ts";
 import { countAndCompleteStatement } from "../ingest/write/write-complete.queries.ts";
 import { insertCompletionEventsStatement } from "../ingest/completion/completion.queries.ts";
 import { traceStubFromSpan } from "../ingest/write/trace-rows.ts";
@@ -78,7 +78,7 @@ describe.skipIf(!onCitus)("statements routed to one shard on Citus (run with REP
     expect(inTrace.status, JSON.stringify(inTrace.body)).toBe(200);
   });
 
-  it("plans the traces upsert, the spans upsert, the count and completion check, the outbox insert and the function executions insert as router statements", async () => {
+  it("plans the traces upsert, the spans upsert, the count and completion check, and the outbox insert as router statements", async () => {
     const stamp = newWriteStamp();
     const traceId = randomUUID();
     const stub = traceStubFromSpan({ trace_id: traceId, source_trace_id: traceId, node_key: "k", source: "sdk", sdk_version: "1", started_at: null, test_run_id: null } as never);
@@ -87,8 +87,6 @@ describe.skipIf(!onCitus)("statements routed to one shard on Citus (run with REP
     expectRouter(await plan(upsertSpansStatement(org.organizationId, spans, [traceId], stamp).statement));
     expectRouter(await plan(countAndCompleteStatement(org.organizationId, [randomUUID(), randomUUID()], [traceId, randomUUID()], stamp).statement));
     expectRouter(await plan(insertCompletionEventsStatement(org.organizationId, [traceId, randomUUID()]).statement));
-    const execution = { id: randomUUID(), function_id: randomUUID(), result: null, inputs: null, raw_collector: null, source: null, sdk_version: null };
-    expectRouter(await plan(insertFunctionExecutionsStatement(org.organizationId, JSON.stringify([execution])).statement));
   });
 
   it("plans every statement of a request's write as a router statement: spans and a completion in one OTLP request", async () => {

@@ -28,7 +28,9 @@ const spanIndexes = async (db: SqlDatabase) =>
     ).map((r) => [r.name, r] as const),
   );
 
-describe("migrator", () => {
+// Each test opens a database of its own and migrates it from nothing: seconds on a quiet machine, a minute or more on
+// a loaded one (PGlite's start alone).
+describe("migrator", { timeout: 240_000 }, () => {
   it("applies every migration once and records it", async () => {
     const db = await openDatabase({ dataDir: "memory://" });
     try {
