@@ -13,8 +13,9 @@ import { postExternalSpan, postExternalTrace } from "../ingest/ingest.http.ts";
 import { postOtlpTraces } from "../ingest/otlp/otlp.http.ts";
 import { carrierSpanJson, completionPayload, otlpJsonRequest, spanPayload } from "../ingest/testing/payloads.ts";
 import { getSpanRoute, getTraceSpanRoute } from "../spans/spans.http.ts";
-import { countFinalSpansStatement, newWriteStamp, upsertSpansStatement, upsertTracesStatement } from "../ingest/write/write.queries.ts";
-import { completeReadyTracesStatement, insertCompletionEventsStatement } from "../ingest/completion/completion.queries.ts";
+import { newWriteStamp, upsertSpansStatement, upsertTracesStatement } from "../ingest/write/write.queries.ts";
+import { countAndCompleteStatement } from "../ingest/write/write-complete.queries.ts";
+import { insertCompletionEventsStatement } from "../ingest/completion/completion.queries.ts";
 import { traceStubFromSpan } from "../ingest/write/trace-rows.ts";
 import { canonicalId } from "../ids.ts";
 
@@ -77,15 +78,14 @@ describe.skipIf(!onCitus)("statements routed to one shard on Citus (run with REP
     expect(inTrace.status, JSON.stringify(inTrace.body)).toBe(200);
   });
 
-  it("plans the traces upsert, the spans upsert, the count of final spans, the completion check and the outbox insert as router statements", async () => {
+  it("plans the traces upsert, the spans upsert, the count and completion check, and the outbox insert as router statements", async () => {
     const stamp = newWriteStamp();
     const traceId = randomUUID();
     const stub = traceStubFromSpan({ trace_id: traceId, source_trace_id: traceId, node_key: "k", source: "sdk", sdk_version: "1", started_at: null, test_run_id: null } as never);
     const spans = { rowsJson: JSON.stringify([{ id: randomUUID(), trace_id: traceId, is_final: true }]), rawJson: "[{}]" };
     expectRouter(await plan(upsertTracesStatement(org.organizationId, [stub, { ...stub, id: randomUUID() }], stamp).statement));
     expectRouter(await plan(upsertSpansStatement(org.organizationId, spans, [traceId], stamp).statement));
-    expectRouter(await plan(countFinalSpansStatement(org.organizationId, [randomUUID(), randomUUID()], stamp).statement));
-    expectRouter(await plan(completeReadyTracesStatement(org.organizationId, [traceId, randomUUID()], stamp).statement));
+    expectRouter(await plan(countAndCompleteStatement(org.organizationId, [randomUUID(), randomUUID()], [traceId, randomUUID()], stamp).statement));
     expectRouter(await plan(insertCompletionEventsStatement(org.organizationId, [traceId, randomUUID()]).statement));
   });
 
@@ -118,8 +118,8 @@ describe.skipIf(!onCitus)("statements routed to one shard on Citus (run with REP
     } finally {
       Object.assign(app.sql, { batch, transaction });
     }
-    // The traces upsert, the spans upsert, the count of final spans, the completion check, the outbox insert.
-    expect(sent.map((s) => s.text.trim().split(/\s+/)[0])).toEqual(["INSERT", "INSERT", "UPDATE", "WITH", "INSERT"]);
+    // The traces upsert, the spans upsert, the count of final spans with the completion check, the outbox insert.
+    expect(sent.map((s) => s.text.trim().split(/\s+/)[0])).toEqual(["INSERT", "INSERT", "WITH", "INSERT"]);
     for (const statement of sent) expectRouter(await plan(statement));
   });
 });

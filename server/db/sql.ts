@@ -35,10 +35,22 @@ export interface TBatchStatement {
   prepareAs?: string;
 }
 
+/** One database session (connection), outside any transaction unless `transaction` opens one on it. */
+export interface SqlSession extends SqlClient {
+  /** Runs `fn` in one transaction on this session (READ COMMITTED), committing when it resolves. */
+  transaction<T>(fn: (tx: SqlClient) => Promise<T>): Promise<T>;
+}
+
 export interface SqlDatabase extends SqlClient {
   readonly kind: SqlKind;
   /** Runs `fn` in one transaction (READ COMMITTED), committing when it resolves. */
   transaction<T>(fn: (tx: SqlClient) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` on one session of its own, for what lives as long as a session (a session-level advisory lock, a
+   * statement that may not run in a transaction; server/db/migrator.ts). On PostgreSQL a pooled connection, closed
+   * rather than given back if `fn` throws (so whatever it held ends with it); PGlite has one session.
+   */
+  session<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
   /**
    * Runs statements that do not depend on each other's results in order, in one transaction (READ
    * COMMITTED: each statement still sees what committed before it started), and returns each one's rows.
@@ -73,6 +85,19 @@ export function pgSqlClient(c: pg.Pool | pg.PoolClient): SqlClient {
   };
 }
 
+/** `fn` in a transaction on a checked-out connection, rolled back if it throws. */
+async function inPgTransaction<T>(client: pg.PoolClient, fn: (tx: SqlClient) => Promise<T>): Promise<T> {
+  try {
+    await client.query("BEGIN");
+    const result = await fn(pgSqlClient(client));
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  }
+}
+
 export function createPgSql(pool: pg.Pool): SqlDatabase {
   const clientOf = pgSqlClient;
   return {
@@ -81,15 +106,21 @@ export function createPgSql(pool: pg.Pool): SqlDatabase {
     async transaction<T>(fn: (tx: SqlClient) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       try {
-        await client.query("BEGIN");
-        const result = await fn(clientOf(client));
-        await client.query("COMMIT");
-        return result;
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => undefined);
-        throw error;
+        return await inPgTransaction(client, fn);
       } finally {
         client.release();
+      }
+    },
+    async session(fn) {
+      const client = await pool.connect();
+      let failed = false;
+      try {
+        return await fn({ ...clientOf(client), transaction: (f) => inPgTransaction(client, f) });
+      } catch (error) {
+        failed = true;
+        throw error;
+      } finally {
+        client.release(failed);
       }
     },
     async batch(statements) {
@@ -158,6 +189,7 @@ export function createPgliteSql(db: TPglite): SqlDatabase {
     kind: "pglite",
     ...clientOf(db),
     transaction: (fn) => db.transaction((tx) => fn(clientOf(tx))),
+    session: (fn) => fn({ ...clientOf(db), transaction: (f) => db.transaction((tx) => f(clientOf(tx))) }),
     // On the database's thread, one message there and one back instead of a pair per statement and two for
     // BEGIN and COMMIT; in-process (PGlite itself), simply in order in one transaction.
     batch: (statements) =>

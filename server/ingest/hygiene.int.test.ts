@@ -123,6 +123,23 @@ describe("ingestion data hygiene", () => {
     await sendToDroppedTrace(600_000, 2, true);
   });
 
+  // A request whose spans take several statements (runs) completes its traces in its last one, once every run is
+  // written: a trace that completes on its signal alone (no expected count) whose root, recording an error, sorts
+  // after its child into a later run fails, with one event. 1.5 MB spans: over a batch's size, one statement at a time,
+  // one span a run on either database; 700 KB spans: one batch, one span a run on PGlite.
+  it.each([1_500_000, 700_000])("completes a trace whose spans take several statements after the last of them (%d-character spans)", async (size) => {
+    const traceId = randomUUID();
+    const [child, root] = [randomUUID(), randomUUID()].sort();
+    await otlp([
+      { operation: "external_span", payload: spanPayload({ traceId, spanId: child, parentId: root, input: ["x".repeat(size)] }) },
+      { operation: "external_span", payload: spanPayload({ traceId, spanId: root, error: "the root failed", input: ["y".repeat(size)] }) },
+      { operation: "external_trace", payload: completionPayload({ traceId }) },
+    ]);
+    const trace = await db().prisma.trace.findFirstOrThrow({ where: { organizationId: org.organizationId, id: traceId }, select: { status: true, finalSpanCount: true } });
+    const events = await db().prisma.traceEvent.count({ where: { organizationId: org.organizationId, traceId } });
+    expect({ ...trace, events }).toEqual({ status: "failed", finalSpanCount: 2, events: 1 });
+  });
+
   it("truncates over-long names (index keys) and records it", async () => {
     const traceId = randomUUID();
     await call(postExternalSpan, { apiKey: org.apiKey, body: spanPayload({ traceId, name: "n".repeat(100_000), traceFunctionKey: "k".repeat(5000) }) });

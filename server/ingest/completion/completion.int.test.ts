@@ -83,7 +83,7 @@ describe("trace completion races", () => {
     });
     expect((await pending!).status).toBe(200);
     expect(await db().prisma.span.count({ where: { organizationId: org.organizationId, traceId } })).toBe(0);
-    expect(await db().prisma.trace.findUniqueOrThrow({ where: { organizationId_id: { organizationId: org.organizationId, id: traceId } } })).toMatchObject({ dropped: true, status: "pending" });
+    expect(await db().prisma.trace.findUniqueOrThrow({ where: { organizationId_id: { organizationId: org.organizationId, id: traceId } } })).toMatchObject({ dropped: true, status: "pending", finalSpanCount: 0 });
   });
 
   it("completes once when the last span and the signal arrive in either order across requests", async () => {

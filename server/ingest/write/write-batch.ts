@@ -1,16 +1,15 @@
-// One request's write: traces, then spans, then function executions, then the completion check, in a
-// single short transaction (docs/architecture.md, "Ingestion and completion": checked and transitioned in one transaction under a row lock).
-// Retried on deadlock and serialization failures, which concurrent writers can still provoke.
+// One request's write: the traces, the function executions, the spans, then the completion check and its outbox rows,
+// in a single short transaction (docs/architecture.md, "Ingestion and completion": checked and transitioned in one
+// transaction under a row lock). One list of statements on every database (writeSteps); retried on deadlock and
+// serialization failures, which concurrent writers can still provoke.
 import type { SqlClient, SqlDatabase, TBatchStatement } from "../../db/sql.ts";
 import { hasCitus } from "../../db/citus.ts";
-import { completeReadyTracesStatement, insertCompletionEventsStatement, recordCompletionEventsStatement } from "../completion/completion.queries.ts";
+import { insertCompletionEventsStatement } from "../completion/completion.queries.ts";
 import type { TSpanRow } from "./span-rows.ts";
 import type { TTraceRow } from "./trace-rows.ts";
-import { writeSpansAndCompleteStatement } from "./write-complete.queries.ts";
+import { countAndCompleteStatement, writeSpansAndCompleteStatement } from "./write-complete.queries.ts";
 import {
-  countFinalSpansStatement,
-  deleteSpansOfTraces,
-  insertFunctionExecutions,
+  insertFunctionExecutionsStatement,
   newWriteStamp,
   upsertSpansStatement,
   upsertTracesStatement,
@@ -53,20 +52,6 @@ function chunkByCount<T>(rows: T[], size: number = MAX_TRACES_PER_STATEMENT): T[
   const chunks: T[][] = [];
   for (let i = 0; i < rows.length; i += size) chunks.push(rows.slice(i, i + size));
   return chunks;
-}
-
-/**
- * The statements of a write, in order: the traces (row-locking each, in id order), the spans in runs under the
- * size cap, then the count of spans that became final. None reads an earlier one's answer, so they can go as one
- * batch.
- */
-function writeStatements(organizationId: string, plan: TWritePlan, spanRuns: TSerializedSpan[][], stamp: TWriteStamp): TBatchStatement[] {
-  const finals = finalSpanIdsOf(plan.spans);
-  return [
-    ...chunkByCount(plan.traces).map((chunk) => upsertTracesStatement(organizationId, chunk.map((t) => t.row), stamp)),
-    ...spanRuns.map((run) => upsertSpansStatement(organizationId, spanArrays(run), traceIdsOf(run), stamp)),
-    ...(finals.length > 0 ? [countFinalSpansStatement(organizationId, finals, stamp)] : []),
-  ];
 }
 
 /**
@@ -128,14 +113,19 @@ const MAX_ATTEMPTS = 5;
 export type TAfterWrite = (tx: SqlClient, traceIds: string[], stamp: TWriteStamp) => Promise<void>;
 
 export async function writeBatch(db: SqlDatabase, organizationId: string, plan: TWritePlan, afterWrite?: TAfterWrite): Promise<TWriteOutcome> {
+  if (plan.traces.length === 0 && plan.spans.length > 0) throw new Error("spans without their traces in the write plan");
   const pglite = db.kind === "pglite";
-  const maxStatementBytes = pglite ? MAX_PGLITE_STATEMENT_JSON_BYTES : MAX_STATEMENT_JSON_BYTES;
-  const maxBatchStatementBytes = pglite ? MAX_PGLITE_BATCH_STATEMENT_JSON_BYTES : MAX_STATEMENT_JSON_BYTES;
-  const atOnce = writableAtOnce(plan, afterWrite);
+  const distributed = await isDistributed(db);
+  // The usual request (up to MAX_BATCH_JSON_BYTES of spans, no afterWrite) goes as one batch: none of its statements
+  // needs another's answer. A larger one goes one statement at a time, so that only one run's copies are held.
+  const atOnce = afterWrite === undefined && rowBytes(plan.spans) <= MAX_BATCH_JSON_BYTES;
+  const maxStatementBytes = !pglite ? MAX_STATEMENT_JSON_BYTES : atOnce ? MAX_PGLITE_BATCH_STATEMENT_JSON_BYTES : MAX_PGLITE_STATEMENT_JSON_BYTES;
   for (let attempt = 1; ; attempt++) {
     try {
-      if (atOnce) return await writeAtOnce(db, organizationId, plan, maxBatchStatementBytes);
-      return await db.transaction((tx) => writeOnce(tx, organizationId, plan, maxStatementBytes, afterWrite));
+      const runs = chunkBySize(plan.spans, maxStatementBytes);
+      const steps = writeSteps(organizationId, plan, runs, newWriteStamp(), distributed, afterWrite !== undefined);
+      if (atOnce && !distributed) return outcomeOf(steps, await db.batch(steps.statements));
+      return await db.transaction((tx) => runSteps(tx, organizationId, steps, atOnce, afterWrite));
     } catch (error) {
       if (attempt >= MAX_ATTEMPTS || !RETRYABLE.has(sqlState(error) ?? "")) throw error;
       await new Promise((resolve) => setTimeout(resolve, 5 * 2 ** attempt * (0.5 + Math.random())));
@@ -144,80 +134,100 @@ export async function writeBatch(db: SqlDatabase, organizationId: string, plan: 
 }
 
 /**
- * The usual request (traces and spans up to MAX_BATCH_JSON_BYTES, nothing dropped, no function executions, no afterWrite) needs
- * nothing from one statement's answer to write the next: its statements (the traces, then the spans with
- * completion, writeAtOnce) go to the database as one batch, one round trip on
- * PostgreSQL and one message to PGlite's thread, which then never waits on the server's thread while it
- * holds the transaction (docs/architecture.md, "Batches").
+ * One write attempt's statements, in order (the same on every database but for the span statements): the traces
+ * (row-locking each, in id order), the function executions, then the spans in runs under the size cap, the last
+ * statement completing the request's traces. On PostgreSQL and PGlite each run is one statement that also counts its
+ * final spans, and the last run's also completes and writes the outbox rows (write-complete.queries.ts); with an
+ * afterWrite, which must see every span and run before completion, the completion is a statement of no spans of its
+ * own. On Citus, which plans no INSERT inside a CTE on one shard, the runs are plain upserts and one statement then
+ * counts and completes; the outbox rows follow it (runSteps).
  */
-function writableAtOnce(plan: TWritePlan, afterWrite?: TAfterWrite): boolean {
-  return (
-    afterWrite === undefined &&
-    rowBytes(plan.spans) <= MAX_BATCH_JSON_BYTES &&
-    plan.traces.length > 0 &&
-    plan.functionExecutions.length === 0 &&
-    !plan.traces.some((t) => t.row.dropped)
-  );
+interface TWriteSteps {
+  stamp: TWriteStamp;
+  statements: TBatchStatement[];
+  /** The first `traceStatements` statements are the traces upserts; their rows are `{ id, dropped }`. */
+  traceStatements: number;
+  /** Index of the function executions insert, if any. */
+  functionStatement: number | undefined;
+  /** Whether the last statement is the completion statement (the plan has traces). */
+  completes: boolean;
+  distributed: boolean;
 }
 
-async function writeAtOnce(db: SqlDatabase, organizationId: string, plan: TWritePlan, maxStatementBytes: number): Promise<TWriteOutcome> {
-  // Completion skips dropped traces itself, so every trace of the request is a candidate.
-  const stamp = newWriteStamp();
-  const ids = plan.traces.map((t) => t.row.id);
-  const runs = chunkBySize(plan.spans, maxStatementBytes);
-  const traceChunks = Math.ceil(plan.traces.length / MAX_TRACES_PER_STATEMENT);
-  // Two statements (the traces upsert, then the rest in one) on PostgreSQL and PGlite; on Citus, where an INSERT in
-  // a CTE is not a router plan, one router statement per step (write-complete.queries.ts). A request of several
-  // runs of spans (over the statement size) also goes step by step.
-  if (await isDistributed(db)) return writeAtOnceDistributed(db, organizationId, plan, runs, stamp);
-  const folded = runs.length <= 1;
-  const statements = folded
-    ? [
-        ...chunkByCount(plan.traces).map((chunk) => upsertTracesStatement(organizationId, chunk.map((t) => t.row), stamp)),
-        writeSpansAndCompleteStatement(organizationId, spanArrays(runs[0] ?? []), traceIdsOf(runs[0] ?? []), ids, stamp),
-      ]
-    : [
-        ...writeStatements(organizationId, plan, runs, stamp),
-        completeReadyTracesStatement(organizationId, ids, stamp),
-        recordCompletionEventsStatement(organizationId, ids, stamp),
-      ];
-  const results = await db.batch(statements);
-  const traces = results.slice(0, traceChunks).flat() as Array<{ id: string; dropped: boolean }>;
-  const completed = results[folded ? statements.length - 1 : statements.length - 2] as Array<{ id: string }>;
-  return {
-    droppedTraceIds: new Set(traces.filter((t) => t.dropped).map((t) => t.id)),
-    completedTraceIds: completed.map((c) => c.id),
-    storedFunctionExecutionIds: new Set(),
-  };
-}
-
-/**
- * writeAtOnce on Citus: every statement a router plan (docs/operations.md, "Citus"). The writes and the completion
- * check go pipelined, as one round trip; the outbox rows then follow as `INSERT … VALUES` of the traces it
- * completed, in the same transaction: trace_events takes its id from a sequence, which Citus evaluates on the
- * coordinator for a VALUES list but refuses in an `INSERT … SELECT` it would push down to the shard.
- */
-async function writeAtOnceDistributed(
-  db: SqlDatabase,
+function writeSteps(
   organizationId: string,
   plan: TWritePlan,
   runs: TSerializedSpan[][],
   stamp: TWriteStamp,
-): Promise<TWriteOutcome> {
+  distributed: boolean,
+  completeApart: boolean,
+): TWriteSteps {
   const ids = plan.traces.map((t) => t.row.id);
-  const traceChunks = Math.ceil(plan.traces.length / MAX_TRACES_PER_STATEMENT);
-  const statements = [...writeStatements(organizationId, plan, runs, stamp), completeReadyTracesStatement(organizationId, ids, stamp)];
-  return db.transaction(async (tx) => {
-    const results = await Promise.all(statements.map(({ statement, prepareAs }) => tx.query(statement, { prepareAs })));
-    const traces = results.slice(0, traceChunks).flat() as Array<{ id: string; dropped: boolean }>;
-    const completed = (results[results.length - 1] as Array<{ id: string }>).map((c) => c.id);
-    if (completed.length > 0) await tx.query(insertCompletionEventsStatement(organizationId, completed).statement);
-    return {
-      droppedTraceIds: new Set(traces.filter((t) => t.dropped).map((t) => t.id)),
-      completedTraceIds: completed,
-      storedFunctionExecutionIds: new Set<string>(),
-    };
-  });
+  const traces = chunkByCount(plan.traces).map((chunk) => upsertTracesStatement(organizationId, chunk.map((t) => t.row), stamp));
+  const functions =
+    plan.functionExecutions.length > 0 ? [insertFunctionExecutionsStatement(organizationId, jsonArray(plan.functionExecutions))] : [];
+  const spans: TBatchStatement[] = [];
+  if (ids.length > 0 && distributed) {
+    spans.push(...runs.map((run) => upsertSpansStatement(organizationId, spanArrays(run), traceIdsOf(run), stamp)));
+    spans.push(countAndCompleteStatement(organizationId, finalSpanIdsOf(plan.spans), ids, stamp));
+  } else if (ids.length > 0) {
+    // Completion skips dropped traces itself, so every trace of the request is a candidate.
+    // `completeApart` (an afterWrite runs between the spans and the completion), or no spans: a last run of none.
+    const completing = completeApart || runs.length === 0 ? [...runs, []] : runs;
+    spans.push(
+      ...completing.map((run, i) => {
+        const last = i === completing.length - 1;
+        return writeSpansAndCompleteStatement(organizationId, spanArrays(run), traceIdsOf(run), last ? ids : traceIdsOf(run), stamp, last);
+      }),
+    );
+  }
+  return {
+    stamp,
+    statements: [...traces, ...functions, ...spans],
+    traceStatements: traces.length,
+    functionStatement: functions.length > 0 ? traces.length : undefined,
+    completes: ids.length > 0,
+    distributed,
+  };
+}
+
+function outcomeOf(steps: TWriteSteps, results: unknown[][]): TWriteOutcome {
+  const traces = results.slice(0, steps.traceStatements).flat() as Array<{ id: string; dropped: boolean }>;
+  const functions = steps.functionStatement === undefined ? [] : (results[steps.functionStatement] as Array<{ id: string }>);
+  const completed = steps.completes ? (results[results.length - 1] as Array<{ id: string }>) : [];
+  return {
+    droppedTraceIds: new Set(traces.filter((t) => t.dropped).map((t) => t.id)),
+    completedTraceIds: completed.map((c) => c.id),
+    storedFunctionExecutionIds: new Set(functions.map((f) => f.id)),
+  };
+}
+
+/**
+ * The steps in a transaction: `atOnce`, pipelined (one round trip on Citus, as db.batch is elsewhere); else one at
+ * a time, the afterWrite (given the request's traces that are not dropped) just before the completion statement. On
+ * Citus the outbox rows then follow as `INSERT … VALUES` of the traces completed: trace_events takes its id from a
+ * sequence, which Citus evaluates on the coordinator for a VALUES list but refuses in an `INSERT … SELECT` it would
+ * push down to the shard.
+ */
+async function runSteps(tx: SqlClient, organizationId: string, steps: TWriteSteps, atOnce: boolean, afterWrite?: TAfterWrite): Promise<TWriteOutcome> {
+  const run = ({ statement, prepareAs }: TBatchStatement) => tx.query(statement, { prepareAs });
+  let results: unknown[][];
+  if (atOnce) results = await Promise.all(steps.statements.map(run));
+  else {
+    results = [];
+    for (const [index, statement] of steps.statements.entries()) {
+      if (afterWrite && steps.completes && index === steps.statements.length - 1) {
+        const dropped = outcomeOf(steps, results).droppedTraceIds;
+        const traces = results.slice(0, steps.traceStatements).flat() as Array<{ id: string }>;
+        const candidates = traces.map((t) => t.id).filter((id) => !dropped.has(id));
+        if (candidates.length > 0) await afterWrite(tx, candidates, steps.stamp);
+      }
+      results.push(await run(statement));
+    }
+  }
+  const outcome = outcomeOf(steps, results);
+  if (steps.distributed && outcome.completedTraceIds.length > 0) await run(insertCompletionEventsStatement(organizationId, outcome.completedTraceIds));
+  return outcome;
 }
 
 /** Whether the database is a Citus coordinator, asked once per database (an error is asked again next time). */
@@ -231,38 +241,6 @@ function isDistributed(db: SqlDatabase): Promise<boolean> {
     known.catch(() => distributed.delete(db));
   }
   return known;
-}
-
-async function writeOnce(
-  tx: SqlClient,
-  organizationId: string,
-  plan: TWritePlan,
-  maxStatementBytes: number,
-  afterWrite?: TAfterWrite,
-): Promise<TWriteOutcome> {
-  const stamp = newWriteStamp();
-  const droppedTraceIds = new Set<string>();
-  if (plan.traces.length === 0 && plan.spans.length > 0) throw new Error("spans without their traces in the write plan");
-  const traceChunks = Math.ceil(plan.traces.length / MAX_TRACES_PER_STATEMENT);
-  // Spans of a dropped trace are discarded by their statement, whether they arrive before or after the drop.
-  const writes = writeStatements(organizationId, plan, chunkBySize(plan.spans, maxStatementBytes), stamp);
-  for (const [index, { statement, prepareAs }] of writes.entries()) {
-    const rows = await tx.query<{ id: string; dropped: boolean }>(statement, { prepareAs });
-    if (index < traceChunks) for (const row of rows) if (row.dropped) droppedTraceIds.add(row.id);
-  }
-  if (droppedTraceIds.size > 0) await deleteSpansOfTraces(tx, organizationId, [...droppedTraceIds]);
-  const stored =
-    plan.functionExecutions.length > 0
-      ? await insertFunctionExecutions(tx, organizationId, jsonArray(plan.functionExecutions))
-      : [];
-  const candidates = plan.traces.map((t) => t.row.id).filter((id) => !droppedTraceIds.has(id));
-  if (afterWrite && candidates.length > 0) await afterWrite(tx, candidates, stamp);
-  let completed: Array<{ id: string }> = [];
-  if (candidates.length > 0) {
-    completed = await tx.query<{ id: string }>(completeReadyTracesStatement(organizationId, candidates, stamp).statement);
-    if (completed.length > 0) await tx.query(insertCompletionEventsStatement(organizationId, completed.map((c) => c.id)).statement);
-  }
-  return { droppedTraceIds, completedTraceIds: completed.map((c) => c.id), storedFunctionExecutionIds: new Set(stored) };
 }
 
 /** PostgreSQL's SQLSTATE of a driver error (pg and PGlite both expose it as `code`). */

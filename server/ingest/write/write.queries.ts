@@ -3,7 +3,7 @@
 // Every statement is scoped to the organization; rows arrive sorted by id so row locks are always
 // taken in the same order and concurrent requests do not deadlock each other.
 import { randomBytes } from "node:crypto";
-import { join, sql, uuidArray, type Sql, type SqlClient, type TBatchStatement } from "../../db/sql.ts";
+import { join, sql, uuidArray, type Sql, type TBatchStatement } from "../../db/sql.ts";
 import type { TSpanRow } from "./span-rows.ts";
 import type { TTraceRow } from "./trace-rows.ts";
 
@@ -112,26 +112,12 @@ export function upsertTracesStatement(organizationId: string, traces: TTraceRow[
 }
 
 /**
- * Scrubs every stored span of traces that are dropped (`dropped`, docs/api/ingestion.md, "Trace completion"):
- * dropped by this request, or by one that committed while this one waited for the trace's lock.
- */
-export async function deleteSpansOfTraces(tx: SqlClient, organizationId: string, traceIds: string[]): Promise<void> {
-  await tx.query(sql`
-    WITH scrubbed AS (
-      DELETE FROM spans
-      WHERE organization_id = ${organizationId}::uuid
-        AND trace_id = ANY(${uuidArray(traceIds)})
-    )
-    UPDATE traces SET final_span_count = 0 WHERE organization_id = ${organizationId}::uuid AND id = ANY(${uuidArray(traceIds)})`);
-}
-
-/**
  * Upserts spans. A final payload replaces a start snapshot, never the reverse; of two final copies the
  * later one wins (docs/architecture.md, "Ingestion and completion"). It runs after the traces upsert of the same
  * transaction, which holds each trace's row lock, so the spans of a trace that is dropped (by this request, or by
  * one committed before the lock was taken) are discarded here; a drop committed while that upsert waited is
  * scrubbed by completion's statement, which runs last. A span that became final in this write attempt carries
- * the attempt's token (final_xact), which countFinalSpansStatement then counts: the stored row, locked and in its
+ * the attempt's token (final_xact), which the completion statement then counts (completionSql): the stored row, locked and in its
  * latest version inside ON CONFLICT, says whether the span was final already, so a retried or later final copy
  * is never counted twice.
  */
@@ -207,40 +193,17 @@ export function upsertSpansSql(organizationId: string, spans: TSpanArrays, trace
     WHERE NOT s.is_final OR EXCLUDED.is_final`;
 }
 
-/**
- * Adds to each trace's final_span_count the spans of `finalSpanIds` that became final in this write attempt
- * (those carrying its token), and their costs to its cost (docs/cost.md, "Cost"). Each span is probed by primary
- * key (LATERAL … OFFSET 0).
- */
-export function countFinalSpansStatement(organizationId: string, finalSpanIds: string[], stamp: TWriteStamp): TBatchStatement {
+/** Records function executions of functions this organization owns; its rows are `{ id }`, the ones stored. */
+export function insertFunctionExecutionsStatement(organizationId: string, rowsJson: string): TBatchStatement {
   return {
     statement: sql`
-    UPDATE traces t SET final_span_count = t.final_span_count + k.n,
-      cost_usd = CASE WHEN k.cost IS NULL THEN t.cost_usd ELSE COALESCE(t.cost_usd, 0) + k.cost END
-    FROM (
-      SELECT f.trace_id, count(*)::integer AS n, sum(f.cost_usd) AS cost FROM unnest(${uuidArray(finalSpanIds)}) AS w(id)
-      CROSS JOIN LATERAL (
-        SELECT s.trace_id, s.cost_usd FROM spans s
-        WHERE s.organization_id = ${organizationId}::uuid AND s.id = w.id AND s.final_xact = ${stamp.token}::xid8
-        OFFSET 0
-      ) f
-      GROUP BY f.trace_id
-    ) k
-    WHERE t.organization_id = ${organizationId}::uuid AND t.id = k.trace_id`,
-    prepareAs: "reprise_ingest_count_final_spans",
-  };
-}
-
-/** Records function executions of functions this organization owns; returns the ids stored. */
-export async function insertFunctionExecutions(tx: SqlClient, organizationId: string, rowsJson: string): Promise<string[]> {
-  const rows = await tx.query<{ id: string }>(sql`
     INSERT INTO function_executions (id, organization_id, function_id, result, inputs, raw_collector, source, sdk_version)
     SELECT r.id, ${organizationId}::uuid, r.function_id, r.result, r.inputs, r.raw_collector, r.source, r.sdk_version
     FROM jsonb_to_recordset(${rowsJson}::jsonb) AS r(
       id uuid, function_id uuid, result text, inputs jsonb, raw_collector jsonb, source text, sdk_version text)
     JOIN functions f ON f.id = r.function_id AND f.organization_id = ${organizationId}::uuid
-    RETURNING id`);
-  return rows.map((r) => r.id);
+    RETURNING id`,
+  };
 }
 
 export type { TSpanRow, TTraceRow };
