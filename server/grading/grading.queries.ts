@@ -1,4 +1,5 @@
 // Database access of grading: the trace as grading reads it, grader labels, and the completion outbox.
+import { markTracesChanged } from "../insight/dashboard/rollups/rollups.queries.ts";
 import type { DbClient } from "../db/client.ts";
 import { sql } from "../db/sql.ts";
 import { keepReplacedGraderLabel } from "../graders/grader-label-history.queries.ts";
@@ -52,6 +53,7 @@ export async function upsertGraderLabel(db: DbClient, id: string, w: GraderLabel
   const v = w.verdict;
   const now = new Date();
   await keepReplacedGraderLabel(db, { organizationId: w.organizationId, traceId: w.traceId, graderId: w.graderId, replacedAt: now, replacedBy: null });
+  await markTracesChanged(db, w.organizationId, [w.traceId]); // the dashboard's grader chart (docs/scaling.md, "Dashboard")
   await db.sql.query(sql`
     INSERT INTO grader_labels (id, organization_id, trace_id, grader_id, grader_version, label, score, category, label_reason, failure_diagnostic, label_confidence,
                                source, decided_by, decided_via, evaluated_at, updated_at)

@@ -1,5 +1,6 @@
 // Grader labels: one row per grader per trace, replaced by a later grading (docs/api/labels.md,
 // "GET /api/sdk/graderLabels").
+import { markTracesChanged } from "../insight/dashboard/rollups/rollups.queries.ts";
 import type { DbClient } from "../db/client.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { sql, uuidArray } from "../db/sql.ts";
@@ -43,6 +44,7 @@ export async function upsertGraderLabel(db: DbClient, input: GraderLabelInput): 
   const at = new Date();
   const now = at.toISOString();
   await keepReplacedGraderLabel(db, { organizationId: input.organizationId, traceId: input.traceId, graderId: input.graderId, replacedAt: input.replacedAt ?? at, replacedBy: input.replacedBy ?? input.decidedBy ?? null });
+  await markTracesChanged(db, input.organizationId, [input.traceId]); // the dashboard's grader chart (docs/scaling.md, "Dashboard")
   await db.sql.query(sql`
     INSERT INTO grader_labels (id, organization_id, trace_id, grader_id, grader_version, label, label_reason, failure_diagnostic,
                                label_confidence, source, evaluated_at, created_at, updated_at, score, category, decided_by, decided_via)
@@ -121,6 +123,7 @@ export async function lockCurrentGraderLabel(db: DbClient, organizationId: strin
 
 /** Removes the current label of (trace, grader): an undo with no earlier label to restore. */
 export async function deleteGraderLabel(db: DbClient, organizationId: string, traceId: string, graderId: string): Promise<void> {
+  await markTracesChanged(db, organizationId, [traceId]);
   await db.prisma.graderLabel.deleteMany({ where: { organizationId, traceId, graderId } });
 }
 

@@ -1,6 +1,7 @@
 // The only database access for trace labels (verdict history). The current verdict of a target (trace,
 // assertion or none) is the row with superseded_at null; the partial unique index trace_labels_current_key
 // guarantees at most one.
+import { markTracesChanged } from "../insight/dashboard/rollups/rollups.queries.ts";
 import type { DbClient } from "../db/client.ts";
 import { Prisma } from "../generated/prisma/client.ts";
 import { sql } from "../db/sql.ts";
@@ -59,6 +60,8 @@ export interface TReplacedVerdict {
 /** Supersedes the target's current verdict; returns it as it was (null: there was none), so no read is needed. */
 export async function supersedeCurrent(db: DbClient, t: { organizationId: string; traceId: string; assertionId: string | null }, at: Date): Promise<TReplacedVerdict | null> {
   const assertion = t.assertionId === null ? sql`assertion_id IS NULL` : sql`assertion_id = ${t.assertionId}::uuid`;
+  // A whole-trace verdict is a figure of the dashboard's verdict chart (docs/scaling.md, "Dashboard").
+  if (t.assertionId === null) await markTracesChanged(db, t.organizationId, [t.traceId]);
   const rows = await db.sql.query<TReplacedVerdict>(sql`
     UPDATE trace_labels SET superseded_at = ${at.toISOString()}::timestamptz
     WHERE organization_id = ${t.organizationId}::uuid AND trace_id = ${t.traceId}::uuid AND ${assertion} AND superseded_at IS NULL
@@ -75,7 +78,8 @@ export async function findCurrentEvidence(db: DbClient, t: { organizationId: str
   return row?.evidence ?? null;
 }
 
-export function insertLabel(db: DbClient, row: NewTraceLabel, at: Date) {
+export async function insertLabel(db: DbClient, row: NewTraceLabel, at: Date) {
+  if (!row.assertionId) await markTracesChanged(db, row.organizationId, [row.traceId]);
   return db.prisma.traceLabel.create({
     data: {
       id: newId(),

@@ -1,6 +1,7 @@
 // The only database access of cost (docs/cost.md): the organization's model prices (one row per version), the
 // spans no price matched, and the recomputation of span and trace costs over a time range. Every query filters
 // by organization.
+import { markTracesChanged } from "../dashboard/rollups/rollups.queries.ts";
 import type { DbClient } from "../../db/client.ts";
 import { sql, uuidArray } from "../../db/sql.ts";
 
@@ -246,6 +247,7 @@ export function selectSpanUsage(db: DbClient, organizationId: string, traceIds: 
  * spans' costs, in the caller's transaction.
  */
 export async function writeCosts(db: DbClient, organizationId: string, traceIds: string[], costs: Array<{ id: string; cost: number | null }>) {
+  await markTracesChanged(db, organizationId, traceIds); // the dashboard's cost figures (docs/scaling.md, "Dashboard")
   if (costs.length > 0) {
     await db.sql.query(sql`
       UPDATE spans s SET cost_usd = c.cost
