@@ -53,7 +53,6 @@ export async function upsertGraderLabel(db: DbClient, id: string, w: GraderLabel
   const v = w.verdict;
   const now = new Date();
   await keepReplacedGraderLabel(db, { organizationId: w.organizationId, traceId: w.traceId, graderId: w.graderId, replacedAt: now, replacedBy: null });
-  await markTracesChanged(db, w.organizationId, [w.traceId]); // the dashboard's grader chart (docs/scaling.md, "Dashboard")
   await db.sql.query(sql`
     INSERT INTO grader_labels (id, organization_id, trace_id, grader_id, grader_version, label, score, category, label_reason, failure_diagnostic, label_confidence,
                                source, decided_by, decided_via, evaluated_at, updated_at)
@@ -65,6 +64,8 @@ export async function upsertGraderLabel(db: DbClient, id: string, w: GraderLabel
       label_reason = EXCLUDED.label_reason, failure_diagnostic = EXCLUDED.failure_diagnostic, label_confidence = EXCLUDED.label_confidence,
       source = EXCLUDED.source, decided_by = EXCLUDED.decided_by, decided_via = EXCLUDED.decided_via,
       evaluated_at = EXCLUDED.evaluated_at, updated_at = EXCLUDED.updated_at`);
+  // After the write, so that a job run that reads the mark sees the label (docs/scaling.md, "Dashboard").
+  await markTracesChanged(db, w.organizationId, [w.traceId]);
 }
 
 /** Whether the trace holds the grader's label written at this grader version. */

@@ -44,7 +44,6 @@ export async function upsertGraderLabel(db: DbClient, input: GraderLabelInput): 
   const at = new Date();
   const now = at.toISOString();
   await keepReplacedGraderLabel(db, { organizationId: input.organizationId, traceId: input.traceId, graderId: input.graderId, replacedAt: input.replacedAt ?? at, replacedBy: input.replacedBy ?? input.decidedBy ?? null });
-  await markTracesChanged(db, input.organizationId, [input.traceId]); // the dashboard's grader chart (docs/scaling.md, "Dashboard")
   await db.sql.query(sql`
     INSERT INTO grader_labels (id, organization_id, trace_id, grader_id, grader_version, label, label_reason, failure_diagnostic,
                                label_confidence, source, evaluated_at, created_at, updated_at, score, category, decided_by, decided_via)
@@ -61,6 +60,8 @@ export async function upsertGraderLabel(db: DbClient, input: GraderLabelInput): 
       label_confidence = EXCLUDED.label_confidence, source = EXCLUDED.source, evaluated_at = EXCLUDED.evaluated_at,
       updated_at = EXCLUDED.updated_at, score = EXCLUDED.score, category = EXCLUDED.category,
       decided_by = EXCLUDED.decided_by, decided_via = EXCLUDED.decided_via`);
+  // After the write, so that a job run that reads the mark sees the label (docs/scaling.md, "Dashboard").
+  await markTracesChanged(db, input.organizationId, [input.traceId]);
 }
 
 const graderLabelSelect = {
@@ -123,8 +124,8 @@ export async function lockCurrentGraderLabel(db: DbClient, organizationId: strin
 
 /** Removes the current label of (trace, grader): an undo with no earlier label to restore. */
 export async function deleteGraderLabel(db: DbClient, organizationId: string, traceId: string, graderId: string): Promise<void> {
-  await markTracesChanged(db, organizationId, [traceId]);
   await db.prisma.graderLabel.deleteMany({ where: { organizationId, traceId, graderId } });
+  await markTracesChanged(db, organizationId, [traceId]);
 }
 
 export function findUserNames(db: DbClient, organizationId: string, ids: string[]) {

@@ -60,12 +60,12 @@ export interface TReplacedVerdict {
 /** Supersedes the target's current verdict; returns it as it was (null: there was none), so no read is needed. */
 export async function supersedeCurrent(db: DbClient, t: { organizationId: string; traceId: string; assertionId: string | null }, at: Date): Promise<TReplacedVerdict | null> {
   const assertion = t.assertionId === null ? sql`assertion_id IS NULL` : sql`assertion_id = ${t.assertionId}::uuid`;
-  // A whole-trace verdict is a figure of the dashboard's verdict chart (docs/scaling.md, "Dashboard").
-  if (t.assertionId === null) await markTracesChanged(db, t.organizationId, [t.traceId]);
   const rows = await db.sql.query<TReplacedVerdict>(sql`
     UPDATE trace_labels SET superseded_at = ${at.toISOString()}::timestamptz
     WHERE organization_id = ${t.organizationId}::uuid AND trace_id = ${t.traceId}::uuid AND ${assertion} AND superseded_at IS NULL
     RETURNING label, label_status AS "labelStatus", label_source AS "labelSource", annotation, approval_state AS "approvalState"`);
+  // A whole-trace verdict is a figure of the dashboard's verdict chart; marked after the write (docs/scaling.md, "Dashboard").
+  if (t.assertionId === null && rows.length > 0) await markTracesChanged(db, t.organizationId, [t.traceId]);
   return rows[0] ?? null;
 }
 
@@ -79,8 +79,7 @@ export async function findCurrentEvidence(db: DbClient, t: { organizationId: str
 }
 
 export async function insertLabel(db: DbClient, row: NewTraceLabel, at: Date) {
-  if (!row.assertionId) await markTracesChanged(db, row.organizationId, [row.traceId]);
-  return db.prisma.traceLabel.create({
+  const created = await db.prisma.traceLabel.create({
     data: {
       id: newId(),
       ...row,
@@ -91,6 +90,8 @@ export async function insertLabel(db: DbClient, row: NewTraceLabel, at: Date) {
     },
     select: { id: true },
   });
+  if (!row.assertionId) await markTracesChanged(db, row.organizationId, [row.traceId]);
+  return created;
 }
 
 export function findCurrentLabels(db: DbClient, organizationId: string, traceIds: string[]): Promise<CurrentLabelRow[]> {

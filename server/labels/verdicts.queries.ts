@@ -46,10 +46,11 @@ export const findVerdict = (db: DbClient, organizationId: string, id: string) =>
   });
 
 export async function setSuperseded(db: DbClient, organizationId: string, id: string, at: Date | null) {
-  // Undoing or restoring a verdict changes the dashboard's verdict chart (docs/scaling.md, "Dashboard").
+  // Undoing or restoring a verdict changes the dashboard's verdict chart; marked after the write (docs/scaling.md, "Dashboard").
   const row = await db.prisma.traceLabel.findFirst({ where: { organizationId, id }, select: { traceId: true } });
+  const res = await db.prisma.traceLabel.updateMany({ where: { organizationId, id }, data: { supersededAt: at } });
   if (row) await markTracesChanged(db, organizationId, [row.traceId]);
-  return db.prisma.traceLabel.updateMany({ where: { organizationId, id }, data: { supersededAt: at } });
+  return res;
 }
 
 /** Every verdict ever recorded on a trace (current and superseded), newest first, with the names of who wrote and who reviewed. */

@@ -247,7 +247,6 @@ export function selectSpanUsage(db: DbClient, organizationId: string, traceIds: 
  * spans' costs, in the caller's transaction.
  */
 export async function writeCosts(db: DbClient, organizationId: string, traceIds: string[], costs: Array<{ id: string; cost: number | null }>) {
-  await markTracesChanged(db, organizationId, traceIds); // the dashboard's cost figures (docs/scaling.md, "Dashboard")
   if (costs.length > 0) {
     await db.sql.query(sql`
       UPDATE spans s SET cost_usd = c.cost
@@ -262,4 +261,6 @@ export async function writeCosts(db: DbClient, organizationId: string, traceIds:
       FROM unnest(${uuidArray(traceIds)}) AS w(id)
     ) k
     WHERE t.organization_id = ${organizationId}::uuid AND t.id = k.id AND t.cost_usd IS DISTINCT FROM k.cost`);
+  // After the writes, so that a job run that reads the mark sees the costs (docs/scaling.md, "Dashboard").
+  await markTracesChanged(db, organizationId, traceIds);
 }

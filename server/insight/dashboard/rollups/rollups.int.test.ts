@@ -68,14 +68,18 @@ describe("dashboard rollups", () => {
     return plan;
   }
 
-  /** Ten minutes pass (every stamp moves back): the job's last read is older than the settle margin, so the
-   * rollups of the hours it recomputed are trusted again. */
+  /** Ten minutes pass: the job's last read and every newer write move ten minutes back, so the rollups of the
+   * hours the job recomputed are trusted once it runs again. (Parameters, not arithmetic on columns: Citus refuses
+   * stable functions of columns in an UPDATE.) */
   const settle = async () => {
-    await db().sql.query(sql`UPDATE dashboard_rollup_state SET watermark = watermark - INTERVAL '10 minutes' WHERE organization_id = ${a.organizationId}::uuid`);
-    await db().sql.query(sql`UPDATE traces SET updated_at = updated_at - INTERVAL '10 minutes' WHERE organization_id = ${a.organizationId}::uuid`);
+    const state = await db().sql.query<{ watermark: Date }>(sql`SELECT watermark FROM dashboard_rollup_state WHERE organization_id = ${a.organizationId}::uuid`);
+    const watermark = new Date(new Date(state[0]!.watermark).getTime() - 10 * 60_000).toISOString();
+    const cutoff = new Date(Date.now() - 10 * 60_000).toISOString();
+    await db().sql.query(sql`UPDATE dashboard_rollup_state SET watermark = ${watermark}::timestamptz WHERE organization_id = ${a.organizationId}::uuid`);
+    await db().sql.query(sql`UPDATE traces SET updated_at = ${cutoff}::timestamptz WHERE organization_id = ${a.organizationId}::uuid AND updated_at > ${cutoff}::timestamptz`);
   };
-  /** The fixture's writes as if made live, each a minute after its trace's start. */
-  const writtenLive = (d: DbClient) => d.sql.query(sql`UPDATE traces SET updated_at = started_at + INTERVAL '1 minute' WHERE organization_id = ${a.organizationId}::uuid`);
+  /** The fixture's writes as if made live, at their traces' start. */
+  const writtenLive = (d: DbClient) => d.sql.query(sql`UPDATE traces SET updated_at = started_at WHERE organization_id = ${a.organizationId}::uuid`);
 
   beforeAll(async () => {
     a = await createTestOrg(db(), "A");
