@@ -5,7 +5,7 @@
 // the same arithmetic. Every statement names one organization (one shard group on Citus).
 import type { DbClient } from "../../../db/client.ts";
 import { randomUUID } from "node:crypto";
-import { empty, raw, sql, type Sql } from "../../../db/sql.ts";
+import { empty, join, raw, sql, type Sql } from "../../../db/sql.ts";
 
 /** Hours are cut from this Monday, in UTC whatever the session's time zone. */
 export const HOUR_ORIGIN = "2000-01-03T00:00:00Z";
@@ -64,45 +64,67 @@ const latencyMs = sql`EXTRACT(EPOCH FROM t.ended_at - t.started_at)::float8 * 10
 const latencyBucket = sql`CASE WHEN ${latencyMs} < 1 THEN 0 ELSE 1 + floor(ln(${latencyMs}) / ln(${raw(String(LATENCY_RATIO))}::float8))::int END`;
 const zeros = (n: number) => raw(Array(n).fill("0::bigint").join(", "));
 
+const ALL_KINDS: TRollupKind[] = ["traces", "latency", "model", "llm", "grader", "verdict"];
+
 /**
- * Every kind's aggregates per (hour, trace function, key) of the scope's traces that started in the ranges, in
+ * The kinds' aggregates per (hour, trace function, key) of the scope's traces that started in the ranges, in
  * dashboard_rollups' column order. An LLM span counts with its trace when it started from its range's start to a
- * day after its end (the dashboard's usage rule, docs/dashboard.md).
+ * day after its end (the dashboard's usage rule, docs/dashboard.md). Labels and spans are probed per trace (LATERAL
+ * … OFFSET 0, by the indexes that lead with the trace), never scanned whole: the raw half of a read holds few traces.
  */
-export function aggregateSql(organizationId: string, ranges: TRange[], fn?: string): Sql {
+export function aggregateSql(organizationId: string, ranges: TRange[], fn?: string, kinds: TRollupKind[] = ALL_KINDS): Sql {
   const over = tracesOver(organizationId, ranges, fn);
   const hour = hourOf(sql`t.started_at`);
   const nulls = sql`NULL::bigint, NULL::bigint, NULL::bigint`;
-  return sql`
+  const parts: Sql[] = [];
+  if (kinds.includes("traces")) {
+    parts.push(sql`
     SELECT t.organization_id, ${hour} AS hour, ${fnOf} AS fn, 'traces' AS kind, '' AS key, count(*) AS traces,
       count(*) FILTER (WHERE t.status = 'failed') AS errors, 0::bigint, 0::bigint, ${nulls}, sum(t.cost_usd), 0::bigint, 0::bigint
-    FROM ${over} GROUP BY 1, 2, 3
-    UNION ALL
+    FROM ${over} GROUP BY 1, 2, 3`);
+  }
+  if (kinds.includes("latency")) {
+    parts.push(sql`
     SELECT t.organization_id, ${hour}, ${fnOf}, 'latency', (${latencyBucket})::text, count(*), ${zeros(3)}, ${nulls}, NULL::numeric, 0::bigint, 0::bigint
-    FROM ${over} WHERE t.ended_at IS NOT NULL GROUP BY 1, 2, 3, 5
-    UNION ALL
+    FROM ${over} WHERE t.ended_at IS NOT NULL GROUP BY 1, 2, 3, 5`);
+  }
+  if (kinds.includes("model") || kinds.includes("llm")) {
+    parts.push(sql`
     SELECT t.organization_id, ${hour}, ${fnOf}, CASE WHEN GROUPING(s.model) = 0 THEN 'model' ELSE 'llm' END,
       COALESCE(s.model, ''), count(DISTINCT t.id), 0::bigint, count(*),
       count(*) FILTER (WHERE s.cost_usd IS NULL AND (s.input_tokens IS NOT NULL OR s.output_tokens IS NOT NULL OR s.total_tokens IS NOT NULL)),
       sum(s.input_tokens), sum(s.output_tokens),
       sum(COALESCE(s.total_tokens, COALESCE(s.input_tokens, 0) + COALESCE(s.output_tokens, 0))), sum(s.cost_usd), 0::bigint, 0::bigint
     FROM ${over}
-    JOIN spans s ON s.organization_id = t.organization_id AND s.trace_id = t.id AND s.model IS NOT NULL
-      AND s.started_at >= r.s AND s.started_at < r.e + INTERVAL '1 day'
-    GROUP BY GROUPING SETS ((t.organization_id, ${hour}, ${fnOf}, s.model), (t.organization_id, ${hour}, ${fnOf}))
-    UNION ALL
+    CROSS JOIN LATERAL (
+      SELECT s.model, s.cost_usd, s.input_tokens, s.output_tokens, s.total_tokens FROM spans s
+      WHERE s.organization_id = t.organization_id AND s.trace_id = t.id AND s.model IS NOT NULL
+        AND s.started_at >= r.s AND s.started_at < r.e + INTERVAL '1 day'
+      OFFSET 0) s
+    GROUP BY GROUPING SETS ((t.organization_id, ${hour}, ${fnOf}, s.model), (t.organization_id, ${hour}, ${fnOf}))`);
+  }
+  if (kinds.includes("grader")) {
+    parts.push(sql`
     SELECT t.organization_id, ${hour}, ${fnOf}, 'grader', g.grader_id::text, ${zeros(4)}, ${nulls}, NULL::numeric,
       count(*) FILTER (WHERE g.label), count(*) FILTER (WHERE NOT g.label)
     FROM ${over}
-    JOIN grader_labels g ON g.organization_id = t.organization_id AND g.trace_id = t.id AND g.label IS NOT NULL
-    GROUP BY 1, 2, 3, 5
-    UNION ALL
+    CROSS JOIN LATERAL (
+      SELECT g.grader_id, g.label FROM grader_labels g
+      WHERE g.organization_id = t.organization_id AND g.trace_id = t.id AND g.label IS NOT NULL OFFSET 0) g
+    GROUP BY 1, 2, 3, 5`);
+  }
+  if (kinds.includes("verdict")) {
+    parts.push(sql`
     SELECT t.organization_id, ${hour}, ${fnOf}, 'verdict', l.label_source, ${zeros(4)}, ${nulls}, NULL::numeric,
       count(DISTINCT t.id) FILTER (WHERE l.label), count(DISTINCT t.id) FILTER (WHERE NOT l.label)
     FROM ${over}
-    JOIN trace_labels l ON l.organization_id = t.organization_id AND l.trace_id = t.id
-      AND l.assertion_id IS NULL AND l.superseded_at IS NULL AND l.label_status = 'labeled' AND l.label IS NOT NULL
-    GROUP BY 1, 2, 3, 5`;
+    CROSS JOIN LATERAL (
+      SELECT l.label_source, l.label FROM trace_labels l
+      WHERE l.organization_id = t.organization_id AND l.trace_id = t.id AND l.assertion_id IS NULL
+        AND l.superseded_at IS NULL AND l.label_status = 'labeled' AND l.label IS NOT NULL OFFSET 0) l
+    GROUP BY 1, 2, 3, 5`);
+  }
+  return join(parts, " UNION ALL ");
 }
 
 const rowColumns = sql`traces::float8 AS traces, errors::float8 AS errors, spans::float8 AS spans, unpriced_spans::float8 AS "unpricedSpans",
@@ -110,11 +132,11 @@ const rowColumns = sql`traces::float8 AS traces, errors::float8 AS errors, spans
   cost_usd::float8 AS "costUsd", pass::float8 AS pass, fail::float8 AS fail`;
 
 /** The aggregates over raw rows, for the hours the dashboard does not read from rollups. */
-export function selectAggregates(db: DbClient, organizationId: string, ranges: TRange[], fn?: string) {
+export function selectAggregates(db: DbClient, organizationId: string, ranges: TRange[], fn: string | undefined, kinds: TRollupKind[]) {
   if (ranges.length === 0) return Promise.resolve([] as TRollupRow[]);
   return db.sql.query<TRollupRow>(sql`
     SELECT hour AS at, fn, kind, key, ${rowColumns}
-    FROM (${aggregateSql(organizationId, ranges, fn)}) AS a(organization_id, hour, fn, kind, key, traces, errors, spans,
+    FROM (${aggregateSql(organizationId, ranges, fn, kinds)}) AS a(organization_id, hour, fn, kind, key, traces, errors, spans,
       unpriced_spans, input_tokens, output_tokens, total_tokens, cost_usd, pass, fail)`);
 }
 

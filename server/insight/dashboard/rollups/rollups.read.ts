@@ -79,7 +79,7 @@ async function rowsOf(db: DbClient, s: TDashboardScope, plan: TRollupPlan, kinds
   const bucket = byBucket ? { stepSeconds: s.stepSeconds, origin } : undefined;
   const [rolled, raw] = await Promise.all([
     q.selectRollups(db, s.organizationId, plan.rolled, { kinds, bucket, byFn, fn }),
-    q.selectAggregates(db, s.organizationId, plan.raw, fn),
+    q.selectAggregates(db, s.organizationId, plan.raw, fn, kinds),
   ]);
   const step = s.stepSeconds * 1000;
   const rawRows = raw

@@ -21,30 +21,48 @@ export interface TRefreshResult {
  */
 export const rolledToAt = (now: Date) => new Date(floorHour(now.getTime() - q.SETTLE_MS - q.LATE_MS));
 
+/** New hours rolled up per transaction: a first run over months of traces is many short transactions, never
+ * one long one (PGlite runs one transaction at a time, so ingestion waits for each). */
+export const HOURS_PER_STEP = 24;
+
+/** Rolls the organization up to date, in steps of at most HOURS_PER_STEP new hours. */
 export async function refreshOrganizationRollups(db: Database, organizationId: string): Promise<TRefreshResult> {
+  let hours = 0;
+  for (;;) {
+    const step = await refreshStep(db, organizationId);
+    hours += step.hours;
+    if (step.caughtUp) return { organizationId, hours, rolledTo: step.rolledTo };
+  }
+}
+
+async function refreshStep(db: Database, organizationId: string): Promise<TRefreshResult & { caughtUp: boolean }> {
   return db.transaction(async (tx) => {
     const now = await q.selectNow(tx);
     const state = await q.lockState(tx, organizationId, now);
-    const rolledTo = rolledToAt(now);
+    const settled = rolledToAt(now);
     const ranges: q.TRange[] = [];
+    let from: Date | null = state.rolledTo;
     if (state.rolledTo === null || state.watermark === null) {
       const first = await q.selectFirstTraceStart(tx, organizationId);
-      if (first) ranges.push({ start: new Date(floorHour(first.getTime())), end: rolledTo });
+      from = first && new Date(floorHour(first.getTime()));
     } else {
-      if (state.rolledTo < rolledTo) ranges.push({ start: state.rolledTo, end: rolledTo });
       const since = new Date(state.watermark.getTime() - q.SETTLE_MS);
-      for (const hour of await q.selectLateChangedHours(tx, organizationId, since, rolledTo)) ranges.push(hourRange(hour));
+      for (const hour of await q.selectLateChangedHours(tx, organizationId, since, state.rolledTo)) ranges.push(hourRange(hour));
     }
-    // Marks of hours not rolled up yet go too: those hours are computed whole when they are.
+    const rolledTo = from === null || from >= settled ? settled : new Date(Math.min(settled.getTime(), from.getTime() + HOURS_PER_STEP * HOUR_MS));
+    if (from !== null && from < rolledTo) ranges.push({ start: from, end: rolledTo });
+    // What is rolled up after this step (never less than before, even if the clock went back).
+    const until = state.rolledTo !== null && state.rolledTo > rolledTo ? state.rolledTo : rolledTo;
+    // Marks of hours not rolled up go too: those hours are computed whole when they are.
     const dirty = await q.selectDirty(tx, organizationId);
-    for (const d of dirty) if (d.hour < rolledTo) ranges.push(hourRange(d.hour));
-    const merged = mergeRanges(ranges.map((r) => ({ start: r.start, end: r.end < rolledTo ? r.end : rolledTo })));
+    for (const d of dirty) if (d.hour < until) ranges.push(hourRange(d.hour));
+    const merged = mergeRanges(ranges.map((r) => ({ start: r.start, end: r.end < until ? r.end : until })));
     await q.recomputeRanges(tx, organizationId, merged);
     await q.deleteDirty(tx, organizationId, dirty);
-    await q.upsertState(tx, organizationId, { rolledTo, watermark: now }, now);
+    await q.upsertState(tx, organizationId, { rolledTo: until, watermark: now }, now);
     const hours = merged.reduce((n, r) => n + (r.end.getTime() - r.start.getTime()) / HOUR_MS, 0);
-    return { organizationId, hours, rolledTo };
-  }, { timeout: 30 * 60_000 });
+    return { organizationId, hours, rolledTo, caughtUp: rolledTo.getTime() >= settled.getTime() };
+  }, { timeout: 10 * 60_000 });
 }
 
 /** One run of the job over every organization. */
