@@ -225,9 +225,11 @@ export async function selectGraderNames(db: DbClient, organizationId: string, id
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
-export async function selectFirstTraceStart(db: DbClient, organizationId: string): Promise<Date | null> {
+/** The earliest start of the organization's traces at or after `after` (all when null): where rolling resumes. */
+export async function selectFirstTraceStart(db: DbClient, organizationId: string, after: Date | null): Promise<Date | null> {
   const [row] = await db.sql.query<{ at: Date | null }>(sql`
-    SELECT min(started_at) AS at FROM traces WHERE organization_id = ${organizationId}::uuid AND NOT dropped`);
+    SELECT min(started_at) AS at FROM traces WHERE organization_id = ${organizationId}::uuid AND NOT dropped
+    ${after === null ? empty : sql`AND started_at >= ${iso(after)}::timestamptz`}`);
   return row?.at ? new Date(row.at) : null;
 }
 

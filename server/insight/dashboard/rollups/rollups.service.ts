@@ -41,16 +41,18 @@ async function refreshStep(db: Database, organizationId: string): Promise<TRefre
     const state = await q.lockState(tx, organizationId, now);
     const settled = rolledToAt(now);
     const ranges: q.TRange[] = [];
-    let from: Date | null = state.rolledTo;
-    if (state.rolledTo === null || state.watermark === null) {
-      const first = await q.selectFirstTraceStart(tx, organizationId);
-      from = first && new Date(floorHour(first.getTime()));
-    } else {
+    if (state.rolledTo !== null && state.watermark !== null) {
       const since = new Date(state.watermark.getTime() - q.SETTLE_MS);
       for (const hour of await q.selectLateChangedHours(tx, organizationId, since, state.rolledTo)) ranges.push(hourRange(hour));
     }
-    const rolledTo = from === null || from >= settled ? settled : new Date(Math.min(settled.getTime(), from.getTime() + HOURS_PER_STEP * HOUR_MS));
-    if (from !== null && from < rolledTo) ranges.push({ start: from, end: rolledTo });
+    // New hours: from where rolling stopped, skipping to the next trace (a stray trace from years ago costs one
+    // step, not one per empty day), at most HOURS_PER_STEP of them.
+    const from = state.rolledTo;
+    const next = from !== null && from >= settled ? null : await q.selectFirstTraceStart(tx, organizationId, from);
+    const stepStart = next === null ? settled : new Date(Math.max(floorHour(next.getTime()), from?.getTime() ?? -Infinity));
+    const rolledTo = stepStart >= settled ? settled : new Date(Math.min(settled.getTime(), stepStart.getTime() + HOURS_PER_STEP * HOUR_MS));
+    const start = from ?? stepStart;
+    if (start < rolledTo) ranges.push({ start, end: rolledTo });
     // What is rolled up after this step (never less than before, even if the clock went back).
     const until = state.rolledTo !== null && state.rolledTo > rolledTo ? state.rolledTo : rolledTo;
     // Marks of hours not rolled up go too: those hours are computed whole when they are.
