@@ -13,7 +13,7 @@ import { deleteTracesById } from "../../../lifecycle/deletion/deletion.service.t
 import { recordTraceVerdict } from "../../../labels/trace-labels.service.ts";
 import { upsertGraderLabel } from "../../../labels/grader-labels.queries.ts";
 import { writeCosts } from "../../cost/cost.queries.ts";
-import { getDashboard, scopeOf } from "../dashboard.service.ts";
+import { getDashboard, ROLLUP_CHARTS, scopeOf } from "../dashboard.service.ts";
 import { planRead } from "./rollups.read.ts";
 import { refreshOrganizationRollups } from "./rollups.service.ts";
 
@@ -82,6 +82,8 @@ describe("dashboard rollups", () => {
   const writtenLive = (d: DbClient) => d.sql.query(sql`UPDATE traces SET updated_at = started_at WHERE organization_id = ${a.organizationId}::uuid`);
 
   beforeAll(async () => {
+    // Every chart that has a rollup read uses it here, whether or not the dashboard turns it on.
+    for (const chart of ["volume", "functions", "usage", "graders", "verdicts"] as const) ROLLUP_CHARTS.add(chart);
     a = await createTestOrg(db(), "A");
     const other = await createTestOrg(db(), "B");
     const fixture: Array<[string, Date, number, string, string?]> = [
