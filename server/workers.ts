@@ -8,6 +8,7 @@ import { defineRecomputeQueues, workRecompute } from "./insight/cost/recompute.w
 import { ALERT_QUEUES, alertQueueOptionsFromEnv } from "./insight/alerts/alerts.queue.ts";
 import { defineAlertQueues, workAlerts, type TAlertWorkerOptions } from "./insight/alerts/alerts.worker.ts";
 import { RECOMPUTE_QUEUES } from "./insight/cost/recompute.queue.ts";
+import { defineRollupQueues, ROLLUP_QUEUES, workRollups } from "./insight/dashboard/rollups/rollups.worker.ts";
 import { getEnv } from "./env.ts";
 import { defineLifecycleQueues, LIFECYCLE_QUEUES, workLifecycle } from "./lifecycle/lifecycle.worker.ts";
 import { logger } from "./logger.ts";
@@ -32,10 +33,11 @@ export async function startWorkers(db: Database, options: WorkersOptions = {}): 
   await defineLifecycleQueues(db, getEnv().REPRISE_RETENTION_SWEEP_CRON);
   const alerts = options.alerts ?? alertQueueOptionsFromEnv();
   await defineAlertQueues(db, alerts);
+  await defineRollupQueues(db);
   const worker = await startJobWorker(db, { maintenanceIntervalSeconds: options.maintenanceIntervalSeconds, schedules: true });
   if (db.sql.kind === "pglite") {
     // One process holds a PGlite data directory, so an active job now was cut off by a crash: retry it.
-    const recovered = await worker.recoverInterruptedJobs([...GRADING_QUEUES, ...EVALUATION_QUEUES, ...RECOMPUTE_QUEUES, ...LIFECYCLE_QUEUES, ...ALERT_QUEUES]);
+    const recovered = await worker.recoverInterruptedJobs([...GRADING_QUEUES, ...EVALUATION_QUEUES, ...RECOMPUTE_QUEUES, ...LIFECYCLE_QUEUES, ...ALERT_QUEUES, ...ROLLUP_QUEUES]);
     if (recovered > 0) logger.info("retrying jobs interrupted by a restart", { recovered });
   }
   const stopGrading = await workGrading(db, worker, options);
@@ -43,6 +45,7 @@ export async function startWorkers(db: Database, options: WorkersOptions = {}): 
   await workRecompute(db, worker);
   const stopWakingPurge = await workLifecycle(db, worker);
   await workAlerts(db, worker, alerts);
+  await workRollups(db, worker);
   // A completed replay queues grading jobs too: wake the grading pollers as well.
   const stopWakingGrading = onReplayCompleted(db, () => worker.wake(GRADING_QUEUE));
   return {

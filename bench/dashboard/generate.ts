@@ -29,12 +29,14 @@ export async function generate(db: SqlDatabase, o: TGenerateOptions, progress: (
     const last = Math.min(o.traces, first + o.chunk) - 1;
     // Traces: spread evenly over the days, 3% failed, durations 0.2–6 s.
     await db.query(sql`
-      INSERT INTO traces (organization_id, id, source_trace_id, trace_function_key, status, started_at, ended_at, completed_at, final_span_count, cost_usd)
+      INSERT INTO traces (organization_id, id, source_trace_id, trace_function_key, status, started_at, ended_at, completed_at, final_span_count, cost_usd, updated_at)
       SELECT ${o.organizationId}::uuid, md5('t' || n)::uuid, 't' || n, ((${FUNCTIONS})::text[])[1 + n % ${FUNCTIONS.length}],
         CASE WHEN n % 33 = 0 THEN 'failed' ELSE 'completed' END,
         ${o.end.toISOString()}::timestamptz - (${seconds} * (n::float8 / ${o.traces})) * INTERVAL '1 second',
         ${o.end.toISOString()}::timestamptz - (${seconds} * (n::float8 / ${o.traces})) * INTERVAL '1 second' + (200 + (n * 7919) % 5800) * INTERVAL '1 millisecond',
-        ${o.end.toISOString()}::timestamptz, ${o.spansPerTrace}, NULL
+        ${o.end.toISOString()}::timestamptz, ${o.spansPerTrace}, NULL,
+        -- Written as ingestion would have, a minute after the start (not a late change: docs/scaling.md, "Dashboard").
+        ${o.end.toISOString()}::timestamptz - (${seconds} * (n::float8 / ${o.traces})) * INTERVAL '1 second' + INTERVAL '1 minute'
       FROM generate_series(${first}::int, ${last}::int) AS n`);
     // Spans: the first llmSpansPerTrace of each trace call a model (the last model has no price: unpriced).
     await db.query(sql`

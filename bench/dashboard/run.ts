@@ -11,6 +11,7 @@ import { openDatabase, type Database } from "../../server/db/client.ts";
 import { migrate } from "../../server/db/migrator.ts";
 import { sql } from "../../server/db/sql.ts";
 import { getDashboardChart } from "../../server/insight/dashboard/dashboard.service.ts";
+import { refreshOrganizationRollups } from "../../server/insight/dashboard/rollups/rollups.service.ts";
 import { DASHBOARD_CHARTS } from "../../server/insight/dashboard/dashboard.schemas.ts";
 import { pgliteStorage, postgresStorage, type Storage } from "../ingest/server-process.ts";
 import { generate } from "./generate.ts";
@@ -27,6 +28,10 @@ const DAYS = Number(arg("days", "30"));
 const READS = Number(arg("reads", "20"));
 const RANGES = arg("ranges", "24h,7d,30d").split(",");
 const HOURS: Record<string, number> = { "1h": 1, "24h": 24, "7d": 168, "30d": 720 };
+/** "before,after" (default) or "after": whether to time the raw statements first. */
+const MODE = arg("mode", "before,after");
+/** The range ends this long after the generated data's last whole hour, as a range chosen "now" does (edges cut hours). */
+const OFFSET_MS = 17 * 60_000;
 
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * 0.95) - 1)]!;
 
@@ -53,18 +58,30 @@ async function main() {
     await generate(db.sql, { organizationId: org, traces: TRACES, spansPerTrace: SPANS, llmSpansPerTrace: LLM, days: DAYS, chunk: DB === "pglite" ? 5000 : 20000, end }, (done) =>
       process.stderr.write(`\rgenerated ${done.toLocaleString()} / ${TRACES.toLocaleString()} traces`));
     process.stderr.write(`\n${storage.label}: ${TRACES.toLocaleString()} traces, ${(TRACES * SPANS).toLocaleString()} spans over ${DAYS} days in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
-    console.log(`\n${storage.label}, ${TRACES.toLocaleString()} traces / ${(TRACES * SPANS).toLocaleString()} spans over ${DAYS} days; p95 of ${READS} reads, ms`);
-    console.log(["range", "traces in range", "baseline (count)", ...DASHBOARD_CHARTS].join(" | "));
-    for (const range of RANGES) {
-      const input = { from: new Date(end.getTime() - HOURS[range]! * 3_600_000), to: end };
-      const [{ n }] = (await db.sql.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM traces WHERE organization_id = ${org}::uuid AND NOT dropped
-        AND started_at >= ${input.from.toISOString()}::timestamptz AND started_at < ${input.to.toISOString()}::timestamptz`)) as [{ n: number }];
-      const baseline = p95(await time(() => db!.sql.query(sql`SELECT count(*) FROM traces WHERE organization_id = ${org}::uuid AND NOT dropped
-        AND started_at >= ${input.from.toISOString()}::timestamptz AND started_at < ${input.to.toISOString()}::timestamptz`)));
-      const cells: string[] = [];
-      for (const chart of DASHBOARD_CHARTS) cells.push(p95(await time(() => getDashboardChart(db!, org, input, chart))).toFixed(0));
-      console.log([range, n.toLocaleString(), baseline.toFixed(0), ...cells].join(" | "));
-    }
+    // Before: the exact statements over the raw rows (no rollups yet). After: one run of the rollup job, then the
+    // same reads, which take the range's settled whole hours from the rollups.
+    const measure = async (label: string) => {
+      console.log(`\n${storage.label}, ${TRACES.toLocaleString()} traces / ${(TRACES * SPANS).toLocaleString()} spans over ${DAYS} days; ${label}; p95 of ${READS} reads, ms`);
+      console.log(["range", "traces in range", "baseline (count)", ...DASHBOARD_CHARTS].join(" | "));
+      for (const range of RANGES) {
+        const input = { from: new Date(end.getTime() - HOURS[range]! * 3_600_000 + OFFSET_MS), to: new Date(end.getTime() + OFFSET_MS) };
+        const [{ n }] = (await db!.sql.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM traces WHERE organization_id = ${org}::uuid AND NOT dropped
+          AND started_at >= ${input.from.toISOString()}::timestamptz AND started_at < ${input.to.toISOString()}::timestamptz`)) as [{ n: number }];
+        const baseline = p95(await time(() => db!.sql.query(sql`SELECT count(*) FROM traces WHERE organization_id = ${org}::uuid AND NOT dropped
+          AND started_at >= ${input.from.toISOString()}::timestamptz AND started_at < ${input.to.toISOString()}::timestamptz`)));
+        const cells: string[] = [];
+        for (const chart of DASHBOARD_CHARTS) cells.push(p95(await time(() => getDashboardChart(db!, org, input, chart))).toFixed(0));
+        console.log([range, n.toLocaleString(), baseline.toFixed(0), ...cells].join(" | "));
+      }
+    };
+    if (MODE !== "after") await measure("before: raw statements");
+    const rolling = performance.now();
+    const rolled = await refreshOrganizationRollups(db, org);
+    console.log(`\nrollup job, first run: ${rolled.hours} hours in ${((performance.now() - rolling) / 1000).toFixed(1)} s`);
+    const again = performance.now();
+    await refreshOrganizationRollups(db, org);
+    console.log(`rollup job, a run with nothing new: ${((performance.now() - again) / 1000).toFixed(2)} s`);
+    await measure("after: rollups for settled hours, raw for the rest");
   } finally {
     await db?.close();
     await storage.cleanup();

@@ -1,4 +1,5 @@
 // Database access of grading: the trace as grading reads it, grader labels, and the completion outbox.
+import { markTracesChanged } from "../insight/dashboard/rollups/rollups.queries.ts";
 import type { DbClient } from "../db/client.ts";
 import { sql } from "../db/sql.ts";
 import { keepReplacedGraderLabel } from "../graders/grader-label-history.queries.ts";
@@ -63,6 +64,8 @@ export async function upsertGraderLabel(db: DbClient, id: string, w: GraderLabel
       label_reason = EXCLUDED.label_reason, failure_diagnostic = EXCLUDED.failure_diagnostic, label_confidence = EXCLUDED.label_confidence,
       source = EXCLUDED.source, decided_by = EXCLUDED.decided_by, decided_via = EXCLUDED.decided_via,
       evaluated_at = EXCLUDED.evaluated_at, updated_at = EXCLUDED.updated_at`);
+  // After the write, so that a job run that reads the mark sees the label (docs/scaling.md, "Dashboard").
+  await markTracesChanged(db, w.organizationId, [w.traceId]);
 }
 
 /** Whether the trace holds the grader's label written at this grader version. */

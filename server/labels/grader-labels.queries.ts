@@ -1,5 +1,6 @@
 // Grader labels: one row per grader per trace, replaced by a later grading (docs/api/labels.md,
 // "GET /api/sdk/graderLabels").
+import { markTracesChanged } from "../insight/dashboard/rollups/rollups.queries.ts";
 import type { DbClient } from "../db/client.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { sql, uuidArray } from "../db/sql.ts";
@@ -59,6 +60,8 @@ export async function upsertGraderLabel(db: DbClient, input: GraderLabelInput): 
       label_confidence = EXCLUDED.label_confidence, source = EXCLUDED.source, evaluated_at = EXCLUDED.evaluated_at,
       updated_at = EXCLUDED.updated_at, score = EXCLUDED.score, category = EXCLUDED.category,
       decided_by = EXCLUDED.decided_by, decided_via = EXCLUDED.decided_via`);
+  // After the write, so that a job run that reads the mark sees the label (docs/scaling.md, "Dashboard").
+  await markTracesChanged(db, input.organizationId, [input.traceId]);
 }
 
 const graderLabelSelect = {
@@ -122,6 +125,7 @@ export async function lockCurrentGraderLabel(db: DbClient, organizationId: strin
 /** Removes the current label of (trace, grader): an undo with no earlier label to restore. */
 export async function deleteGraderLabel(db: DbClient, organizationId: string, traceId: string, graderId: string): Promise<void> {
   await db.prisma.graderLabel.deleteMany({ where: { organizationId, traceId, graderId } });
+  await markTracesChanged(db, organizationId, [traceId]);
 }
 
 export function findUserNames(db: DbClient, organizationId: string, ids: string[]) {

@@ -1,6 +1,7 @@
 // The only database access for trace labels (verdict history). The current verdict of a target (trace,
 // assertion or none) is the row with superseded_at null; the partial unique index trace_labels_current_key
 // guarantees at most one.
+import { markTracesChanged } from "../insight/dashboard/rollups/rollups.queries.ts";
 import type { DbClient } from "../db/client.ts";
 import { Prisma } from "../generated/prisma/client.ts";
 import { sql } from "../db/sql.ts";
@@ -63,6 +64,8 @@ export async function supersedeCurrent(db: DbClient, t: { organizationId: string
     UPDATE trace_labels SET superseded_at = ${at.toISOString()}::timestamptz
     WHERE organization_id = ${t.organizationId}::uuid AND trace_id = ${t.traceId}::uuid AND ${assertion} AND superseded_at IS NULL
     RETURNING label, label_status AS "labelStatus", label_source AS "labelSource", annotation, approval_state AS "approvalState"`);
+  // A whole-trace verdict is a figure of the dashboard's verdict chart; marked after the write (docs/scaling.md, "Dashboard").
+  if (t.assertionId === null && rows.length > 0) await markTracesChanged(db, t.organizationId, [t.traceId]);
   return rows[0] ?? null;
 }
 
@@ -75,8 +78,8 @@ export async function findCurrentEvidence(db: DbClient, t: { organizationId: str
   return row?.evidence ?? null;
 }
 
-export function insertLabel(db: DbClient, row: NewTraceLabel, at: Date) {
-  return db.prisma.traceLabel.create({
+export async function insertLabel(db: DbClient, row: NewTraceLabel, at: Date) {
+  const created = await db.prisma.traceLabel.create({
     data: {
       id: newId(),
       ...row,
@@ -87,6 +90,8 @@ export function insertLabel(db: DbClient, row: NewTraceLabel, at: Date) {
     },
     select: { id: true },
   });
+  if (!row.assertionId) await markTracesChanged(db, row.organizationId, [row.traceId]);
+  return created;
 }
 
 export function findCurrentLabels(db: DbClient, organizationId: string, traceIds: string[]): Promise<CurrentLabelRow[]> {

@@ -1,4 +1,5 @@
 // Console-only verdict review: the current verdict of a target and its approval state.
+import { markTracesChanged } from "../insight/dashboard/rollups/rollups.queries.ts";
 import type { DbClient } from "../db/client.ts";
 
 export const traceExists = async (db: DbClient, organizationId: string, id: string) =>
@@ -44,8 +45,13 @@ export const findVerdict = (db: DbClient, organizationId: string, id: string) =>
     select: { id: true, traceId: true, assertionId: true, labelSource: true, labelStatus: true, label: true, annotation: true, approvalState: true, authorUserId: true, supersededAt: true, createdAt: true },
   });
 
-export const setSuperseded = (db: DbClient, organizationId: string, id: string, at: Date | null) =>
-  db.prisma.traceLabel.updateMany({ where: { organizationId, id }, data: { supersededAt: at } });
+export async function setSuperseded(db: DbClient, organizationId: string, id: string, at: Date | null) {
+  // Undoing or restoring a verdict changes the dashboard's verdict chart; marked after the write (docs/scaling.md, "Dashboard").
+  const row = await db.prisma.traceLabel.findFirst({ where: { organizationId, id }, select: { traceId: true } });
+  const res = await db.prisma.traceLabel.updateMany({ where: { organizationId, id }, data: { supersededAt: at } });
+  if (row) await markTracesChanged(db, organizationId, [row.traceId]);
+  return res;
+}
 
 /** Every verdict ever recorded on a trace (current and superseded), newest first, with the names of who wrote and who reviewed. */
 export async function findVerdictHistoryRows(db: DbClient, organizationId: string, traceId: string) {

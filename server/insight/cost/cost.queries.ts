@@ -1,6 +1,7 @@
 // The only database access of cost (docs/cost.md): the organization's model prices (one row per version), the
 // spans no price matched, and the recomputation of span and trace costs over a time range. Every query filters
 // by organization.
+import { markTracesChanged } from "../dashboard/rollups/rollups.queries.ts";
 import type { DbClient } from "../../db/client.ts";
 import { sql, uuidArray } from "../../db/sql.ts";
 
@@ -260,4 +261,6 @@ export async function writeCosts(db: DbClient, organizationId: string, traceIds:
       FROM unnest(${uuidArray(traceIds)}) AS w(id)
     ) k
     WHERE t.organization_id = ${organizationId}::uuid AND t.id = k.id AND t.cost_usd IS DISTINCT FROM k.cost`);
+  // After the writes, so that a job run that reads the mark sees the costs (docs/scaling.md, "Dashboard").
+  await markTracesChanged(db, organizationId, traceIds);
 }

@@ -10,8 +10,11 @@ export interface TDashboardScope {
   from: Date;
   to: Date;
   traceFunctionKey?: string;
-  /** Bucket width in seconds; buckets start at `from`. */
+  /** Bucket width in seconds; buckets start at `origin` (default `from`), the first one cut at `from`. */
   stepSeconds: number;
+  /** Where buckets are counted from: the dashboard counts hour-wide and wider buckets from whole hours, so that
+   * they are unions of the hourly rollups (docs/scaling.md, "Dashboard"). */
+  origin?: Date;
 }
 
 /** The traces of the scope, as the trace list filters them (alias `t`). */
@@ -22,7 +25,7 @@ function tracesIn(s: TDashboardScope): Sql {
 }
 
 const bucketOf = (s: TDashboardScope) =>
-  sql`date_bin(${s.stepSeconds}::int * INTERVAL '1 second', t.started_at, ${s.from.toISOString()}::timestamptz)`;
+  sql`date_bin(${s.stepSeconds}::int * INTERVAL '1 second', t.started_at, ${(s.origin ?? s.from).toISOString()}::timestamptz)`;
 const latencyMs = sql`CASE WHEN t.ended_at IS NOT NULL THEN EXTRACT(EPOCH FROM t.ended_at - t.started_at) * 1000 END`;
 const percentiles = sql`
   percentile_cont(0.5) WITHIN GROUP (ORDER BY ${latencyMs})::float8 AS p50,

@@ -2,6 +2,8 @@
 // one query; every figure comes with the trace-list filter that shows exactly the traces behind it.
 import type { DbClient } from "../../db/client.ts";
 import * as q from "./dashboard.queries.ts";
+import { floorTo } from "./rollups/hours.ts";
+import * as rollups from "./rollups/rollups.read.ts";
 import type { TDashboardChart, TDashboardInput } from "./dashboard.schemas.ts";
 
 /** Bucket widths, in seconds: the smallest that gives at most MAX_BUCKETS buckets is used. */
@@ -32,24 +34,47 @@ export interface TTraceLink {
 const iso = (d: Date) => d.toISOString();
 
 export function scopeOf(organizationId: string, input: TDashboardInput): q.TDashboardScope {
-  return { organizationId, from: input.from, to: input.to, traceFunctionKey: input.traceFunctionKey, stepSeconds: stepFor(input.from, input.to) };
+  const stepSeconds = stepFor(input.from, input.to);
+  // Hour-wide and wider buckets start on whole hours (of UTC; days at midnight, weeks on Monday): each is a union
+  // of hourly rollups, but the first, cut at `from` (docs/dashboard.md).
+  const origin = stepSeconds >= 3600 ? new Date(floorTo(input.from.getTime(), stepSeconds * 1000)) : input.from;
+  return { organizationId, from: input.from, to: input.to, traceFunctionKey: input.traceFunctionKey, stepSeconds, origin };
 }
 
-/** The buckets of the range: [start, end), the last one ending at `to`. */
+/** The buckets of the range: [start, end), the first one starting at `from`, the last one ending at `to`. */
 function bucketBounds(s: q.TDashboardScope): Array<{ start: Date; end: Date }> {
   const out: Array<{ start: Date; end: Date }> = [];
-  for (let t = s.from.getTime(); t < s.to.getTime(); t += s.stepSeconds * 1000) {
-    out.push({ start: new Date(t), end: new Date(Math.min(t + s.stepSeconds * 1000, s.to.getTime())) });
+  for (let t = (s.origin ?? s.from).getTime(); t < s.to.getTime(); t += s.stepSeconds * 1000) {
+    out.push({ start: new Date(Math.max(t, s.from.getTime())), end: new Date(Math.min(t + s.stepSeconds * 1000, s.to.getTime())) });
   }
   return out;
+}
+
+/** A row's bucket as bucketBounds starts it (the first bucket's start is `from`, not the origin). */
+const startOf = (s: q.TDashboardScope, bucket: Date) => Math.max(new Date(bucket).getTime(), s.from.getTime());
+
+/**
+ * The charts that read hourly rollups for the range's settled hours (docs/scaling.md, "Dashboard"). Measured
+ * (bench/README.md, "Dashboard"): usage gains most (a 30-day range's LLM spans are no longer joined to their
+ * traces); volume and functions read more rows from the latency histograms than from the traces index, so they
+ * stay on the exact statements until those histograms are stored one row per hour. Every chart's rollup read is
+ * tested equal to its exact statement (rollups.int.test.ts turns them all on).
+ */
+export const ROLLUP_CHARTS = new Set<TDashboardChart>(["usage"]);
+
+/** Hour-wide buckets and whole-range charts can read rollups; narrower buckets cut hours, so they read raw. */
+async function planFor(db: DbClient, s: q.TDashboardScope, chart: TDashboardChart, bucketed: boolean) {
+  if (!ROLLUP_CHARTS.has(chart)) return null;
+  return bucketed && s.stepSeconds < 3600 ? null : rollups.planRead(db, s);
 }
 
 const fnOf = (s: q.TDashboardScope) => (s.traceFunctionKey === undefined ? {} : { fn: s.traceFunctionKey });
 const rangeLink = (s: q.TDashboardScope): TTraceLink => ({ from: iso(s.from), to: iso(s.to), ...fnOf(s) });
 
 export async function volumeChart(db: DbClient, s: q.TDashboardScope) {
-  const rows = await q.selectBuckets(db, s);
-  const byStart = new Map(rows.map((r) => [new Date(r.bucket).getTime(), r]));
+  const plan = await planFor(db, s, "volume", true);
+  const rows = plan ? await rollups.readBuckets(db, s, plan) : await q.selectBuckets(db, s);
+  const byStart = new Map(rows.map((r) => [startOf(s, r.bucket), r]));
   return bucketBounds(s).map(({ start, end }) => {
     const r = byStart.get(start.getTime());
     const link: TTraceLink = { from: iso(start), to: iso(end), ...fnOf(s) };
@@ -69,7 +94,8 @@ export async function volumeChart(db: DbClient, s: q.TDashboardScope) {
 }
 
 export async function functionsChart(db: DbClient, s: q.TDashboardScope) {
-  const rows = await q.selectByFunction(db, s);
+  const plan = await planFor(db, s, "functions", false);
+  const rows = plan ? await rollups.readByFunction(db, s, plan) : await q.selectByFunction(db, s);
   const total = rows.find((r) => r.total);
   return {
     totals: {
@@ -89,7 +115,8 @@ export async function functionsChart(db: DbClient, s: q.TDashboardScope) {
 }
 
 export async function usageChart(db: DbClient, s: q.TDashboardScope) {
-  const rows = await q.selectUsage(db, s);
+  const plan = await planFor(db, s, "usage", false);
+  const rows = plan ? await rollups.readUsage(db, s, plan) : await q.selectUsage(db, s);
   const shape = (r: q.TUsageRow) => ({
     traces: r.traces,
     spans: r.spans,
@@ -114,13 +141,14 @@ export async function usageChart(db: DbClient, s: q.TDashboardScope) {
 }
 
 export async function gradersChart(db: DbClient, s: q.TDashboardScope) {
-  const rows = await q.selectGraderBuckets(db, s);
+  const plan = await planFor(db, s, "graders", true);
+  const rows = plan ? await rollups.readGraderBuckets(db, s, plan) : await q.selectGraderBuckets(db, s);
   const graders = new Map<string, { graderId: string; name: string; pass: number; fail: number; points: Map<number, q.TGraderBucketRow> }>();
   for (const r of rows) {
     const g = graders.get(r.graderId) ?? { graderId: r.graderId, name: r.name ?? r.graderId, pass: 0, fail: 0, points: new Map() };
     g.pass += r.pass;
     g.fail += r.fail;
-    g.points.set(new Date(r.bucket).getTime(), r);
+    g.points.set(startOf(s, r.bucket), r);
     graders.set(r.graderId, g);
   }
   const bounds = bucketBounds(s);
@@ -156,7 +184,7 @@ export async function scoresChart(db: DbClient, s: q.TDashboardScope) {
   const graders = new Map<string, { graderId: string; name: string; scored: number; categories: Map<string, number>; points: Map<number, { score?: q.TGraderScoreBucketRow; categories: Record<string, number> }> }>();
   for (const r of rows) {
     const g = graders.get(r.graderId) ?? { graderId: r.graderId, name: r.name ?? r.graderId, scored: 0, categories: new Map(), points: new Map() };
-    const at = new Date(r.bucket).getTime();
+    const at = startOf(s, r.bucket);
     const point = g.points.get(at) ?? { categories: {} };
     if (r.category === null) {
       point.score = r;
@@ -199,7 +227,8 @@ export async function scoresChart(db: DbClient, s: q.TDashboardScope) {
 }
 
 export async function verdictsChart(db: DbClient, s: q.TDashboardScope) {
-  const rows = await q.selectVerdicts(db, s);
+  const plan = await planFor(db, s, "verdicts", false);
+  const rows = plan ? await rollups.readVerdicts(db, s, plan) : await q.selectVerdicts(db, s);
   return rows.map((r) => {
     const label = r.label ? ("pass" as const) : ("fail" as const);
     return { source: r.source, label, traces: r.traces, link: { ...rangeLink(s), label, verdictSource: r.source } satisfies TTraceLink };

@@ -2,6 +2,7 @@
 // organization, so on Citus it runs on that organization's shard group and never locks another's rows.
 import type { DbClient } from "../../db/client.ts";
 import { sql, uuidArray } from "../../db/sql.ts";
+import { markTracesChanged } from "../../insight/dashboard/rollups/rollups.queries.ts";
 
 /**
  * Removes the traces and everything small that hangs from them, in the caller's transaction: verdicts (their own
@@ -12,6 +13,8 @@ import { sql, uuidArray } from "../../db/sql.ts";
 export async function deleteTraceRows(db: DbClient, organizationId: string, ids: string[], at: Date): Promise<string[]> {
   const org = sql`${organizationId}::uuid`;
   const traces = uuidArray(ids);
+  // The dashboard's rollups of these traces' hours go stale (docs/scaling.md, "Dashboard"): marked while they exist.
+  await markTracesChanged(db, organizationId, ids);
   await db.sql.query(sql`
     DELETE FROM trace_labels WHERE organization_id = ${org} AND (trace_id = ANY(${traces}) OR assertion_id IN (
       SELECT a.id FROM assertions a WHERE a.organization_id = ${org} AND a.trace_id = ANY(${traces})))`);
