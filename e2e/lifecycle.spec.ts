@@ -1,6 +1,6 @@
 // Data lifecycle journeys (docs/operations.md, "Retention" and "Deleting data"): the retention period set in
 // Settings (a bad value refused, then saved and listed as a change), and a filtered delete from the trace list
-// (counted, confirmed, gone from the list and from the REST read).
+// (counted, confirmed, gone from the list and from the REST read, and one event in the audit log).
 import { expect, expectNoCriticalA11yViolations, signIn, test } from "./fixtures.ts";
 import { seedTrace } from "./seed.ts";
 
@@ -44,4 +44,12 @@ test("filtered delete: count, confirm, and the traces are gone", async ({ page, 
 
   for (const { traceId } of doomed) expect((await api.get(`/api/sdk/traces/${traceId}`)).status()).toBe(404);
   expect((await api.get(`/api/sdk/traces/${kept.traceId}`)).status()).toBe(200);
+
+  // The audit log shows the delete as one event, with its filter and count.
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click();
+  const audit = page.getByRole("list", { name: "Audit events" });
+  const event = audit.getByRole("listitem").filter({ hasText: "trace.bulk_deleted" }).filter({ hasText: FN }).first();
+  await expect(event).toContainText('"by":"filter"');
+  await expect(event).toContainText('"count":2');
+  await expect(audit.getByRole("listitem").filter({ hasText: "trace.deleted" }).filter({ hasText: doomed[0]!.traceId })).toHaveCount(0);
 });

@@ -3,7 +3,8 @@
 //     [--concurrency 8] [--parts floor,reprise,big,trace10k[,trace100k]] [--max-rate 13000] [--app-dir DIR] [--fresh-bodies]
 //     [--ports 3900-3989]
 // --parts …,redaction adds a second Reprise on a fresh database with ten redaction rules in force (four
-// built-ins, four patterns, two fields), the same bodies, reported beside the run without rules.
+// built-ins, four patterns, two fields), the same bodies, reported beside the run without rules; with
+// --redaction-rounds N, N runs without rules and N with them alternate (`--parts redaction` alone needs no other part).
 // Per database: the floor (bench/ingest/floor.ts) on a fresh database, then Reprise (its server entry, dist/server.mjs) on
 // another fresh database, the same request bodies to both: a warm-up, then --seconds of sustained load
 // from --concurrency keep-alive connections. Then, on Reprise only: 8 MB requests at concurrency 8, and
@@ -41,6 +42,8 @@ const MAX_RATE = Number(arg("max-rate", "13000"));
 // --db both (PostgreSQL, then PGlite), or a list of postgres, pglite, citus (a local 3-node cluster started for it).
 const DBS = arg("db", "both") === "both" ? ["postgres", "pglite"] : arg("db", "both").split(",");
 const PARTS = new Set(arg("parts", "floor,reprise,big,trace10k").split(","));
+// --redaction-rounds N: the redaction part alternates N runs without rules and N with them (see benchmarkRedaction).
+const REDACTION_ROUNDS = Number(arg("redaction-rounds", "1"));
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const SPANS_PER_TRACE = 16;
 const CARRIERS_PER_REQUEST = 128;
@@ -373,30 +376,61 @@ const TEN_RULES = {
   fields: ["password", "$.span_data.input.api_key"],
 };
 
-/** Reprise with ten redaction rules on a fresh database, the same bodies as the run without rules. */
-async function benchmarkRedaction(db: string, pool: PoolRequest[], without: Row | undefined) {
+/** Reprise on a fresh database, with the ten rules in force or none, under the sustained load. */
+async function redactionRun(db: string, pool: PoolRequest[], rules: typeof TEN_RULES | null, label: string): Promise<Row> {
   const storage = db === "postgres" ? await postgresStorage(PG_URL) : await pgliteStorage();
   const server = await startServer(ROOT, freePort(), storage);
   const rss = watchRss(server.pid);
   try {
-    const res = await fetch(`${server.url}/api/sdk/redaction`, {
-      method: "PUT",
-      headers: { authorization: `Bearer ${BENCH_API_KEY}`, "content-type": "application/json" },
-      body: JSON.stringify({ rules: TEN_RULES }),
-    });
-    if (res.status !== 200) throw new Error(`setting the redaction rules answered ${res.status}: ${await res.text()}`);
-    const r = await sustained(`${server.url}/api/sdk/otel/v1/traces`, pool, rss, cpuMeter(server.pid, storage.env.DATABASE_URL));
-    const with10 = row(db, "Reprise, 10 redaction rules", r, rss.peak(), "", r.cpuMs);
-    if (without) {
-      const cpu = without.cpuMsPerKSpans && with10.cpuMsPerKSpans ? `; CPU per span ${(with10.cpuMsPerKSpans / without.cpuMsPerKSpans).toFixed(2)}× without rules` : "";
-      with10.note = `${(with10.spansPerSecond / without.spansPerSecond).toFixed(2)}× the spans/s without rules${cpu}`;
-      findings.push(`${db}: ten redaction rules: ${with10.note}`);
+    if (rules) {
+      const res = await fetch(`${server.url}/api/sdk/redaction`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${BENCH_API_KEY}`, "content-type": "application/json" },
+        body: JSON.stringify({ rules }),
+      });
+      if (res.status !== 200) throw new Error(`setting the redaction rules answered ${res.status}: ${await res.text()}`);
     }
+    const r = await sustained(`${server.url}/api/sdk/otel/v1/traces`, pool, rss, cpuMeter(server.pid, storage.env.DATABASE_URL));
+    return row(db, label, r, rss.peak(), "", r.cpuMs);
   } finally {
     rss.stop();
     await server.stop();
     await storage.cleanup();
   }
+}
+
+const noteAgainst = (withRules: Row, without: Row) => {
+  const cpu = without.cpuMsPerKSpans && withRules.cpuMsPerKSpans ? `; CPU per span ${(withRules.cpuMsPerKSpans / without.cpuMsPerKSpans).toFixed(2)}× without rules` : "";
+  return `${(withRules.spansPerSecond / without.spansPerSecond).toFixed(2)}× the spans/s without rules${cpu}`;
+};
+
+/**
+ * Reprise with ten redaction rules on a fresh database, the same bodies as the run without rules. With
+ * --redaction-rounds N, N rounds alternate a run without rules and one with them (each on a fresh database), so a
+ * change of the shared machine's load falls on both sides; the finding compares the sums over the rounds.
+ */
+async function benchmarkRedaction(db: string, pool: PoolRequest[], without: Row | undefined) {
+  if (REDACTION_ROUNDS <= 1) {
+    const with10 = await redactionRun(db, pool, TEN_RULES, "Reprise, 10 redaction rules");
+    if (without) {
+      with10.note = noteAgainst(with10, without);
+      findings.push(`${db}: ten redaction rules: ${with10.note}`);
+    }
+    return;
+  }
+  const off: Row[] = [];
+  const on: Row[] = [];
+  for (let round = 1; round <= REDACTION_ROUNDS; round++) {
+    off.push(await redactionRun(db, pool, null, `Reprise, no rules (round ${round})`));
+    on.push(await redactionRun(db, pool, TEN_RULES, `Reprise, 10 redaction rules (round ${round})`));
+    on.at(-1)!.note = noteAgainst(on.at(-1)!, off.at(-1)!);
+  }
+  const total = (rows: Row[]): Row => {
+    const spans = rows.reduce((a, r) => a + r.spans, 0);
+    const perK = (f: (r: Row) => number | null) => (rows.every((r) => f(r) !== null) ? Math.round(rows.reduce((a, r) => a + f(r)! * r.spans, 0) / spans) : null);
+    return { ...rows[0]!, spans, spansPerSecond: Math.round(rows.reduce((a, r) => a + r.spansPerSecond, 0) / rows.length), cpuMsPerKSpans: perK((r) => r.cpuMsPerKSpans) };
+  };
+  findings.push(`${db}: ten redaction rules over ${REDACTION_ROUNDS} alternating rounds: ${noteAgainst(total(on), total(off))} (per round: ${on.map((r) => r.note.split(";")[0]).join(", ")})`);
 }
 
 async function benchmarkReprise(db: string, pool: PoolRequest[], floorBefore: Row | undefined, floorAfter: () => Promise<Row | undefined>) {
@@ -575,7 +609,9 @@ for (const db of DBS) {
   // shared machine's load during the run (or the first run's checkpoints spilling into the second) does
   // not fall on one side only.
   const before = PARTS.has("floor") ? await benchmarkFloor(db, pool, "floor, before Reprise") : undefined;
-  await benchmarkReprise(db, pool, before, async () => (PARTS.has("floor") ? benchmarkFloor(db, pool, "floor, after Reprise") : undefined));
+  if (["reprise", "big", "trace10k", "trace100k"].some((p) => PARTS.has(p))) {
+    await benchmarkReprise(db, pool, before, async () => (PARTS.has("floor") ? benchmarkFloor(db, pool, "floor, after Reprise") : undefined));
+  }
   if (PARTS.has("redaction")) await benchmarkRedaction(db, pool, withoutRules.get(db));
 }
 agent.destroy();

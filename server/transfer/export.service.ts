@@ -34,7 +34,12 @@ function portable(row: TRow): TRow {
 
 const group = (rows: TRow[], key: string): Map<string, TRow[]> => {
   const out = new Map<string, TRow[]>();
-  for (const r of rows) out.set(r[key] as string, [...(out.get(r[key] as string) ?? []), portable(r)]);
+  // Appended in place: copying the list per row was quadratic in a trace's spans (a 100,000-span trace's page).
+  for (const r of rows) {
+    const list = out.get(r[key] as string);
+    if (list) list.push(portable(r));
+    else out.set(r[key] as string, [portable(r)]);
+  }
   return out;
 };
 

@@ -10,6 +10,9 @@ import { postDataset, postDatasetTraces } from "../../datasets/datasets.http.ts"
 import { postGrader } from "../../graders/graders.http.ts";
 import { getAuditEvents } from "../../http/audit.http.ts";
 import { deleteModelPrice, postModelPrice } from "../../insight/cost/cost.http.ts";
+import { newId } from "../../ids.ts";
+import { deleteTraceRoute, postDeleteTracesRoute } from "../../lifecycle/deletion/deletion.http.ts";
+import { DELETE_CHUNK } from "../../lifecycle/deletion/deletion.service.ts";
 import { putPinRoute } from "../../lifecycle/retention/retention.http.ts";
 import { callTool, connectClient, serveMcp } from "../../mcp/testing/mcp-client.ts";
 import { createTestCaller, signedInCaller } from "../../trpc/testing.ts";
@@ -100,6 +103,45 @@ describe("audit log: every kind of change", () => {
     expect(prices.map((e) => e.kind)).toEqual(["price.created", "price.deleted"]);
     expect(prices[0]).toMatchObject({ before: null, after: { modelPattern: "house-model", version: 1 } });
     expect(prices[1]).toMatchObject({ before: { modelPattern: "house-model" }, after: null });
+  });
+
+  it("trace deletions: one event per trace named by id; ONE event for a delete by session, user or filter, however many chunks it takes", async () => {
+    const single = await createTrace(db(), org.organizationId, { traceFunctionKey: KEY });
+    expect((await call(deleteTraceRoute, { method: "DELETE", apiKey: org.apiKey, path: `/api/sdk/traces/${single.id}`, params: { traceId: single.id } })).status).toBe(200);
+    const named = await Promise.all([1, 2].map(() => createTrace(db(), org.organizationId, { traceFunctionKey: KEY })));
+    expect((await call(postDeleteTracesRoute, { apiKey: org.apiKey, path: "/api/sdk/traces/delete", body: { traceIds: named.map((t) => t.id) } })).status).toBe(200);
+    // A session of more traces than one transaction deletes.
+    const sessionTraces = DELETE_CHUNK + 3;
+    await db().prisma.trace.createMany({
+      data: Array.from({ length: sessionTraces }, () => {
+        const id = newId();
+        return { organizationId: org.organizationId, id, sourceTraceId: id, traceFunctionKey: KEY, status: "completed", sessionId: "bulk-session" };
+      }),
+    });
+    const bySession = await call(postDeleteTracesRoute, { apiKey: org.apiKey, path: "/api/sdk/traces/delete", body: { sessionId: "bulk-session" } });
+    expect(bySession.body).toMatchObject({ count: sessionTraces });
+    await Promise.all([1, 2].map(() => createTrace(db(), org.organizationId, { traceFunctionKey: KEY, metadata: { customer: "cust-9" } })));
+    const byUser = await callTool(client, "delete_traces", { userId: "cust-9", metadataKey: "customer" });
+    expect(byUser.isError).toBe(false);
+    await Promise.all([1, 2, 3].map(() => createTrace(db(), org.organizationId, { traceFunctionKey: KEY, name: "bulk-filter" })));
+    const owner = await signedInCaller(db(), org.email);
+    const filter = { traceFunctionKey: KEY, search: "bulk-filter", includeReplays: false };
+    expect((await owner.lifecycle.deleteTraces({ filter, dryRun: true })).count).toBe(3);
+    expect((await owner.lifecycle.deleteTraces({ filter, confirmCount: 3 })).count).toBe(3);
+    // A filter that matches nothing deletes nothing and records nothing.
+    await call(postDeleteTracesRoute, { apiKey: org.apiKey, path: "/api/sdk/traces/delete", body: { sessionId: "no-such-session" } });
+
+    const log = await events("trace.");
+    expect(log.filter((e) => e.kind === "trace.deleted").map((e) => e.target.id).sort()).toEqual([single.id, ...named.map((t) => t.id)].sort());
+    expect(log.find((e) => e.target.id === single.id)).toMatchObject({ before: { traceId: single.id }, after: null, actor: { via: "rest" } });
+    const bulk = log.filter((e) => e.kind === "trace.bulk_deleted");
+    expect(bulk).toMatchObject([
+      { target: { type: "organization", id: org.organizationId }, before: { by: "session", sessionId: "bulk-session", count: sessionTraces }, after: null, actor: { via: "rest", userId: org.userId } },
+      { before: { by: "user", userId: "cust-9", metadataKey: "customer", count: 2 }, actor: { via: "mcp", tool: "delete_traces" } },
+      { before: { by: "filter", filter: { traceFunctionKey: KEY, search: "bulk-filter", excludeReplays: true }, count: 3 }, actor: { via: "console", userId: org.userId, email: org.email } },
+    ]);
+    expect(bulk[0]!.actor.apiKeyId).not.toBeNull();
+    expect(bulk.every((e) => !("interrupted" in (e.before as object)))).toBe(true);
   });
 
   it("a deletion and its restore over MCP, naming each tool", async () => {

@@ -7,19 +7,27 @@ import * as q from "./deletion.queries.ts";
 export const PURGE_BATCH = 2_000;
 const PURGES_PER_ROUND = 50;
 
-/** Purges every deleted trace of the organization; returns how many traces it finished and rows it removed. */
-export async function purgeDeletedTraces(db: Database, organizationId: string): Promise<{ traces: number; rows: number }> {
+/**
+ * Purges every deleted trace of the organization; returns how many traces it finished and rows it removed. An
+ * aborted `signal` stops it between statements; what is left stays recorded in trace_purges for the next purge.
+ */
+export async function purgeDeletedTraces(db: Database, organizationId: string, signal?: AbortSignal): Promise<{ traces: number; rows: number }> {
   let traces = 0;
   let rows = 0;
-  for (;;) {
+  const more = (n: number) => n === PURGE_BATCH && !signal?.aborted;
+  while (!signal?.aborted) {
     const purges = await q.selectPurges(db, organizationId, PURGES_PER_ROUND);
-    if (purges.length === 0) return { traces, rows };
+    if (purges.length === 0) break;
     const ids = purges.map((p) => p.traceId);
-    for (let n = PURGE_BATCH; n === PURGE_BATCH; rows += n) n = await q.deleteSpanEventBatch(db, organizationId, ids, PURGE_BATCH);
-    for (let n = PURGE_BATCH; n === PURGE_BATCH; rows += n) n = await q.deleteSpanBatch(db, organizationId, ids, PURGE_BATCH);
+    let n = PURGE_BATCH;
+    for (n = PURGE_BATCH; more(n); rows += n) n = await q.deleteSpanEventBatch(db, organizationId, ids, PURGE_BATCH);
+    if (n === PURGE_BATCH) break;
+    for (n = PURGE_BATCH; more(n); rows += n) n = await q.deleteSpanBatch(db, organizationId, ids, PURGE_BATCH);
+    if (n === PURGE_BATCH) break;
     await q.deletePurges(db, organizationId, purges);
     traces += purges.length;
   }
+  return { traces, rows };
 }
 
 /** Purges the deleted traces of every organization that has some (the sweep's catch-up). */

@@ -12,6 +12,8 @@ import { postDataset } from "../../datasets/datasets.http.ts";
 import { getPinRoute, getRetentionRoute, putPinRoute, putRetentionRoute } from "./retention.http.ts";
 import { ZPinResponse } from "./retention.schemas.ts";
 import { sweepRetention } from "./retention.service.ts";
+import { deleteTraceRows } from "../deletion/deletion.queries.ts";
+import { countPendingPurges, purgeDeletedTraces } from "../deletion/purge.service.ts";
 import { queueRetentionSweep, SWEEP_QUEUE } from "../lifecycle.worker.ts";
 import { sql } from "../../db/sql.ts";
 import { startWorkers } from "../../workers.ts";
@@ -98,6 +100,24 @@ describe("retention", () => {
     await call(putPinRoute, { apiKey: org.apiKey, method: "PUT", params: { traceId: pinned }, body: { pinned: false } });
     await sweepRetention(db());
     expect(await left(org.organizationId, [pinned])).toEqual([]);
+  });
+
+  it("a stopped sweep or purge leaves what it did not reach for the next one", async () => {
+    await put(org.apiKey, { retentionDays: 30 });
+    const t = await createTrace(db(), org.organizationId, { traceFunctionKey: "stopped" });
+    await createSpan(db(), org.organizationId, t.id);
+    await db().prisma.trace.update({ where: { organizationId_id: { organizationId: org.organizationId, id: t.id } }, data: { createdAt: new Date(Date.now() - 40 * DAY) } });
+    const stopped = AbortSignal.abort();
+    expect(await sweepRetention(db(), new Date(), stopped)).toEqual({ organizations: 0, traces: 0, spanRows: 0 });
+    expect(await db().prisma.trace.count({ where: { organizationId: org.organizationId, id: t.id } })).toBe(1);
+    // Deleted but not purged: the spans wait in trace_purges, untouched by a stopped purge.
+    await db().transaction((tx) => deleteTraceRows(tx, org.organizationId, [t.id], new Date()));
+    expect(await purgeDeletedTraces(db(), org.organizationId, stopped)).toEqual({ traces: 0, rows: 0 });
+    expect(await db().prisma.span.count({ where: { organizationId: org.organizationId, traceId: t.id } })).toBe(1);
+    expect(await countPendingPurges(db(), org.organizationId)).toBe(1);
+    expect((await sweepRetention(db())).spanRows).toBeGreaterThanOrEqual(1);
+    expect(await db().prisma.span.count({ where: { organizationId: org.organizationId, traceId: t.id } })).toBe(0);
+    expect(await countPendingPurges(db(), org.organizationId)).toBe(0);
   });
 
   it("the sweep is a pg-boss job on a cron schedule, worked by the server's job worker", async () => {

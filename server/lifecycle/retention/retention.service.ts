@@ -19,31 +19,35 @@ export interface TSweepResult {
   spanRows: number;
 }
 
-/** Ages out one organization's traces older than `retentionDays` (as of `now`); returns how many traces went. */
-export async function sweepOrganization(db: Database, organizationId: string, retentionDays: number, now = new Date()): Promise<{ traces: number; spanRows: number }> {
+/**
+ * Ages out one organization's traces older than `retentionDays` (as of `now`); returns how many traces went. An
+ * aborted `signal` stops it between statements (what it deleted stays deleted; the next sweep goes on from there).
+ */
+export async function sweepOrganization(db: Database, organizationId: string, retentionDays: number, now = new Date(), signal?: AbortSignal): Promise<{ traces: number; spanRows: number }> {
   const cutoff = new Date(now.getTime() - retentionDays * DAY_MS);
   let traces = 0;
   let spanRows = 0;
-  for (;;) {
+  while (!signal?.aborted) {
     const ids = await q.selectExpiredTraceIds(db, organizationId, cutoff, SWEEP_CHUNK);
     if (ids.length === 0) break;
     traces += (await db.transaction((tx) => deleteTraceRows(tx, organizationId, ids, new Date()))).length;
     // Purge as it goes, so a sweep over millions of spans never leaves them all for later.
-    spanRows += (await purgeDeletedTraces(db, organizationId)).rows;
+    spanRows += (await purgeDeletedTraces(db, organizationId, signal)).rows;
   }
   return { traces, spanRows };
 }
 
-/** One sweep over every organization with a period, then the purge of anything a deletion left. */
-export async function sweepRetention(db: Database, now = new Date()): Promise<TSweepResult> {
+/** One sweep over every organization with a period, then the purge of anything a deletion left; `signal` stops it early. */
+export async function sweepRetention(db: Database, now = new Date(), signal?: AbortSignal): Promise<TSweepResult> {
   const result: TSweepResult = { organizations: 0, traces: 0, spanRows: 0 };
   for (const { organizationId, retentionDays } of await findOrganizationsWithRetention(db)) {
-    const swept = await sweepOrganization(db, organizationId, retentionDays, now);
+    if (signal?.aborted) return result;
+    const swept = await sweepOrganization(db, organizationId, retentionDays, now, signal);
     result.organizations++;
     result.traces += swept.traces;
     result.spanRows += swept.spanRows;
   }
-  result.spanRows += await purgeAllOrganizations(db);
+  if (!signal?.aborted) result.spanRows += await purgeAllOrganizations(db);
   return result;
 }
 
