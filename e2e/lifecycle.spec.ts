@@ -46,7 +46,7 @@ test("filtered delete: count, confirm, and the traces are gone", async ({ page, 
   expect((await api.get(`/api/sdk/traces/${kept.traceId}`)).status()).toBe(200);
 
   // The audit log shows the delete as one event, with its filter and count.
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit log" }).click();
   const audit = page.getByRole("list", { name: "Audit events" });
   const event = audit.getByRole("listitem").filter({ hasText: "trace.bulk_deleted" }).filter({ hasText: FN }).first();
   await expect(event).toContainText('"by":"filter"');
