@@ -61,6 +61,11 @@ export function statementsOf(script: string): string[] {
     .filter((statement) => statement.length > 0);
 }
 
+/** Whether statementsOf can split a script: no dollar-quoted body, whose semicolons are not the script's. */
+function splittable(script: string): boolean {
+  return !/\$[A-Za-z_]*\$/.test(script);
+}
+
 /** How long to wait between tries for the migration lock. */
 const LOCK_POLL_MS = 200;
 
@@ -115,7 +120,10 @@ async function applyPending(session: SqlSession, migrations: Migration[]): Promi
       await session.query(record);
     } else {
       await session.transaction(async (tx) => {
-        await tx.exec(migration.sql);
+        // One statement at a time: Citus sends a DDL statement on a distributed table (CREATE INDEX, say) to every
+        // shard as the text it was given, and a text of several commands is refused there ("cannot insert multiple
+        // commands into a prepared statement"), so an installation already distributed could not upgrade.
+        for (const statement of splittable(migration.sql) ? statementsOf(migration.sql) : [migration.sql]) await tx.exec(statement);
         await tx.query(record);
       });
     }
