@@ -34,7 +34,8 @@ function AuditLog() {
   const params = useSearchParams();
   const kind = params.get("kind") ?? "";
   const via = VIAS.some(([v]) => v === params.get("via")) ? params.get("via")! : "";
-  const actorUserId = params.get("by") ?? "";
+  // A hand-edited address falls back to no filter rather than an error.
+  const actorUserId = /^[0-9a-f-]{36}$/i.test(params.get("by") ?? "") ? params.get("by")! : "";
   const day = (value: string | null) => (value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : "");
   const from = day(params.get("from"));
   const to = day(params.get("to"));

@@ -6,6 +6,7 @@
 import type { DbClient } from "../../../db/client.ts";
 import { randomUUID } from "node:crypto";
 import { empty, join, raw, sql, type Sql } from "../../../db/sql.ts";
+import type { TUsageRow } from "../dashboard.queries.ts";
 
 /** Hours are cut from this Monday, in UTC whatever the session's time zone. */
 export const HOUR_ORIGIN = "2000-01-03T00:00:00Z";
@@ -24,8 +25,8 @@ export interface TRange {
 
 export type TRollupKind = "traces" | "latency" | "model" | "llm" | "grader" | "verdict";
 
-/** One aggregate row: a rollup row, or the same arithmetic over raw rows. */
-export interface TRollupRow {
+/** One aggregate row: a rollup row, or the same arithmetic over raw rows; the usage chart's figures and the counts the other charts read. */
+export interface TRollupRow extends Pick<TUsageRow, "spans" | "unpricedSpans" | "inputTokens" | "outputTokens" | "totalTokens" | "costUsd"> {
   /** An hour (aggregates) or a chart bucket (rollup reads); null when not grouped by time. */
   at: Date | null;
   /** 'n' (no trace function) or 'k' + key; null when not grouped by function. */
@@ -34,12 +35,6 @@ export interface TRollupRow {
   key: string;
   traces: number;
   errors: number;
-  spans: number;
-  unpricedSpans: number;
-  inputTokens: number | null;
-  outputTokens: number | null;
-  totalTokens: number | null;
-  costUsd: number | null;
   pass: number;
   fail: number;
 }
