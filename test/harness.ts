@@ -11,7 +11,7 @@ import { setDb } from "../server/db.ts";
 import { createOrganization } from "../server/auth/auth.service.ts";
 
 export { onCitus, onPostgres, testDatabaseUrl, createEmptyPostgresDatabase } from "./postgres-databases.ts";
-import { onPostgres, createEmptyPostgresDatabase } from "./postgres-databases.ts";
+import { onPostgres, createEmptyPostgresDatabase, cloneTemplateDatabase } from "./postgres-databases.ts";
 
 /** The migrated PGlite data directory made once per run by test/global-setup.ts, if there is one. */
 async function pgliteTemplate(): Promise<Blob | undefined> {
@@ -20,12 +20,21 @@ async function pgliteTemplate(): Promise<Blob | undefined> {
   return new Blob([await fs.promises.readFile(file)]);
 }
 
+/**
+ * A new migrated, empty PostgreSQL database (every node of a Citus cluster): a copy of the run's template
+ * (test/global-setup.ts) when there is one, else an empty database the caller migrates.
+ */
+export async function createMigratedPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const template = inject("postgresTemplate");
+  return template ? cloneTemplateDatabase(template) : createEmptyPostgresDatabase();
+}
+
 /** A migrated, empty database for one test file. */
 export async function createTestDatabase(): Promise<Database> {
   if (onPostgres) {
-    const { url, drop } = await createEmptyPostgresDatabase();
+    const { url, drop } = await createMigratedPostgresDatabase();
     const db = await openDatabase({ url, maxConnections: 10 });
-    await migrate(db.sql);
+    await migrate(db.sql); // a no-op on a copy of the template; migrates a database made without one
     const close = db.close;
     return { ...db, close: async () => { await close(); await drop(); } };
   }

@@ -88,11 +88,56 @@ export async function createEmptyPostgresDatabase(
       }
     });
   }
-  return {
-    url: withDatabase(base, name),
-    drop: async () => {
-      await Promise.all(servers.map((server) => withClient(server, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))));
-    },
+  return { url: withDatabase(base, name), drop: dropper(servers, name) };
+}
+
+function dropper(servers: string[], name: string): () => Promise<void> {
+  return async () => {
+    await Promise.all(servers.map((server) => withClient(server, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))));
   };
+}
+
+/**
+ * Turns a migrated database made by createEmptyPostgresDatabase into a template for cloneTemplateDatabase: every
+ * session on it is ended on every node (a Citus node's maintenance daemon among them: it exits for good on a
+ * terminate and is started again only by a session in that database, which a template no longer gets), since
+ * PostgreSQL copies a database only while nobody is connected to it.
+ */
+export async function sealTemplateDatabase(name: string, base: string = testDatabaseUrl(), citus: boolean = onCitus): Promise<void> {
+  const workers = citus ? (await citusWorkers(base)).map((node) => nodeUrl(base, node)) : [];
+  await Promise.all([base, ...workers].map((server) => withClient(server, async (c) => {
+    await c.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);
+    await c.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [name]);
+  })));
+}
+
+/**
+ * A new database copied from a template sealed by sealTemplateDatabase (on every node of a Citus cluster, under the
+ * same name, so the coordinator's shard metadata finds its shards in the workers' copies): a test file's migrated
+ * database in ~0.1 s instead of running every migration (and on Citus distributing every table) again.
+ */
+export async function cloneTemplateDatabase(
+  template: string,
+  base: string = testDatabaseUrl(),
+  citus: boolean = onCitus,
+  prefix = "reprise_test",
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
+  const workers = citus ? (await citusWorkers(base)).map((node) => nodeUrl(base, node)) : [];
+  const servers = [base, ...workers];
+  // PostgreSQL refuses a copy while a session is still leaving the template ("being accessed by other users"):
+  // a terminated session can take a moment to go.
+  await Promise.all(servers.map((server) => withClient(server, async (c) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await c.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+        return;
+      } catch (error) {
+        if (attempt >= 20 || !/being accessed by other users/.test(String((error as Error).message))) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
+  })));
+  return { url: withDatabase(base, name), drop: dropper(servers, name) };
 }
 

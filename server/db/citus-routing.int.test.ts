@@ -3,7 +3,7 @@
 // of `npm test` (REPRISE_TEST_DB=citus); elsewhere there is nothing to route.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, createEmptyPostgresDatabase, createTestOrg, onCitus, type TestOrg } from "../../test/harness.ts";
+import { call, createMigratedPostgresDatabase, createTestOrg, onCitus, type TestOrg } from "../../test/harness.ts";
 import { openDatabase, type Database } from "./client.ts";
 import { migrate } from "./migrator.ts";
 import { distributeOnCitus } from "./citus.ts";
@@ -26,7 +26,7 @@ describe.skipIf(!onCitus)("statements routed to one shard on Citus (run with REP
   let org: TestOrg;
 
   beforeAll(async () => {
-    const created = await createEmptyPostgresDatabase();
+    const created = await createMigratedPostgresDatabase();
     drop = created.drop;
     setup = await openDatabase({ url: created.url });
     await migrate(setup.sql);

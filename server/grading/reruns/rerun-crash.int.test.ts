@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEmptyPostgresDatabase, onPostgres } from "../../../test/harness.ts";
+import { createMigratedPostgresDatabase, onPostgres } from "../../../test/harness.ts";
 import { createSpan, createTrace } from "../../../test/factories.ts";
 import { createOrganization } from "../../auth/auth.service.ts";
 import { openDatabase, type Database } from "../../db/client.ts";
@@ -60,7 +60,7 @@ describe("a re-run survives a killed server", () => {
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     judgeUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
     if (onPostgres) {
-      const pg = await createEmptyPostgresDatabase();
+      const pg = await createMigratedPostgresDatabase();
       storage = { url: pg.url, drop: pg.drop };
     } else {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reprise-crash-"));
