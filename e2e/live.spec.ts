@@ -111,7 +111,8 @@ test("a new dataset offers the recorded trace functions and warns on an unknown 
   const dialog = page.getByRole("dialog", { name: "New dataset" });
   const field = dialog.getByLabel("Trace function");
   const listId = await field.getAttribute("list");
-  expect(await page.locator(`datalist[id="${listId}"] option`).evaluateAll((o) => o.map((e) => (e as HTMLOptionElement).value))).toContain(fn);
+  // The recorded functions arrive after the dialog opens: wait for the list rather than read it once.
+  await expect.poll(() => page.locator(`datalist[id="${listId}"] option`).evaluateAll((o) => o.map((e) => (e as HTMLOptionElement).value))).toContain(fn);
   await field.fill(fn.replace("known", "knwon"));
   await expect(dialog.getByText(/has been recorded\. Check the spelling/)).toBeVisible();
   await field.fill(fn);

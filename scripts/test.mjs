@@ -7,8 +7,8 @@
 //   beside 1-2b, one after another, their output printed when they end: the SDK's tests (npm workspace
 //      sdks/typescript/), the other SDKs' own suites (sdks/<language>/reprise-sdk.json, when their toolchain is
 //      installed) and the SDK conformance scenarios (sdks/conformance/, against every SDK whose toolchain is installed)
-//   3. the Playwright journeys in Chromium, when e2e/ has specs
-//   4. the system tests: the built server, started as `npm start` does
+//   3. the build, then the Playwright journeys in Chromium (when e2e/ has specs) and beside them the system tests:
+//      the built server, started as `npm start` does (on Citus too, when a cluster is at hand)
 // Stops at the first failing stage and exits non-zero; ends with one "N passed, N failed" line.
 import fs from "node:fs";
 import path from "node:path";
@@ -231,8 +231,37 @@ if (citusUrl) {
 
 await besideDone();
 
+// The app the journeys and the system tests start, built once here (a no-op when `npm run build` is current), so
+// the two stages below can run side by side without both building it.
+await run("build (the app the journeys and the system tests start)", process.execPath, [path.join(root, "scripts", "start.mjs"), "--build-only"], noDb);
+
+// The system tests run beside the Playwright journeys: both mostly wait on servers, browsers and clients (each
+// kept about three quarters of the machine busy alone), and every server they start takes a port of its own.
+// Then the suites of real clients (the SDKs in every language, the official MCP client), two instances scaling out
+// and the cluster growing by a worker while it ingests, against the built server on the local Citus cluster: its
+// tables distributed, as an operator would run it.
+const systemStages = [{
+  name: "system",
+  title: "system tests (the built server, started as npm start does)",
+  command: bin("vitest"),
+  args: ["run", "--config", "vitest.system.config.ts", ...vitestArgs("system")],
+  env: { ...noDb, ...(pgUrl ? { TEST_DATABASE_URL: pgUrl } : {}) },
+  reportFile: path.join(reports, "system.json"),
+}];
+if (citusUrl) {
+  systemStages.push({
+    name: "system-citus",
+    title: "system tests on Citus (SDKs, MCP, scale-out, rebalance)",
+    command: bin("vitest"),
+    args: ["run", "--config", "vitest.system.config.ts", "test/system/sdk-contract", "test/system/python-sdk", "test/system/go-sdk", "test/system/ruby-sdk", "test/system/mcp", "test/system/scale-out", "test/system/rebalance", ...vitestArgs("system-citus")],
+    env: { ...noDb, TEST_CITUS_URL: citusUrl, REPRISE_TEST_DB: "citus" },
+    reportFile: path.join(reports, "system-citus.json"),
+  });
+}
 const e2eDir = path.join(root, "e2e");
-if (fs.existsSync(e2eDir) && fs.readdirSync(e2eDir).some((f) => f.endsWith(".spec.ts"))) {
+const hasJourneys = fs.existsSync(e2eDir) && fs.readdirSync(e2eDir).some((f) => f.endsWith(".spec.ts"));
+const systemDone = runBeside(systemStages, hasJourneys ? "the Playwright journeys" : "nothing");
+if (hasJourneys) {
   await run(
     "end-to-end tests (Playwright, Chromium)",
     bin("playwright"),
@@ -241,29 +270,6 @@ if (fs.existsSync(e2eDir) && fs.readdirSync(e2eDir).some((f) => f.endsWith(".spe
     path.join(reports, "e2e.json"),
   );
 }
-
-// The suites of real clients (the SDKs in every language, the official MCP client), two instances scaling out and
-// the cluster growing by a worker while it ingests, against the built server on the local Citus cluster: its tables
-// distributed, as an operator would run it. Beside the system tests on PGlite and PostgreSQL (the build is there
-// since the Playwright stage; both stages mostly wait on servers and clients), so the run stays under its budget.
-const citusSystem = citusUrl
-  ? runBeside([{
-      name: "system-citus",
-      title: "system tests on Citus (SDKs, MCP, scale-out, rebalance)",
-      command: bin("vitest"),
-      args: ["run", "--config", "vitest.system.config.ts", "test/system/sdk-contract", "test/system/python-sdk", "test/system/go-sdk", "test/system/ruby-sdk", "test/system/mcp", "test/system/scale-out", "test/system/rebalance", ...vitestArgs("system-citus")],
-      env: { ...noDb, TEST_CITUS_URL: citusUrl, REPRISE_TEST_DB: "citus" },
-      reportFile: path.join(reports, "system-citus.json"),
-    }], "the system tests")
-  : async () => undefined;
-
-await run(
-  "system tests (the built server, started as npm start does)",
-  bin("vitest"),
-  ["run", "--config", "vitest.system.config.ts", ...vitestArgs("system")],
-  { ...noDb, ...(pgUrl ? { TEST_DATABASE_URL: pgUrl } : {}) },
-  path.join(reports, "system.json"),
-);
-await citusSystem();
+await systemDone();
 
 summary();
