@@ -30,7 +30,9 @@ export async function ensureBuilt({ stdio = "inherit" } = {}) {
  * on the current build").
  */
 export function serverNodeFlags(env = process.env) {
-  return env.DATABASE_URL ? ["--max-semi-space-size=32", "--heap-growing-percent=100"] : ["--max-semi-space-size=4", "--heap-growing-percent=30"];
+  // --expose-gc on the embedded database: a large ingestion body is followed by a full collection
+  // (server/ingest/memory-budget.ts).
+  return env.DATABASE_URL ? ["--max-semi-space-size=32", "--heap-growing-percent=100"] : ["--max-semi-space-size=2", "--heap-growing-percent=30", "--expose-gc"];
 }
 
 /**

@@ -1,5 +1,7 @@
-import { describe, expect, it } from "vitest";
-import { ByteBudget } from "./memory-budget.ts";
+import { afterEach, describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { ByteBudget, COLLECT_AFTER_BYTES, withIngestBody } from "./memory-budget.ts";
+import type { DeferredBody } from "../http/body.ts";
 
 describe("ByteBudget", () => {
   it("runs work within the budget at once and queues the rest in order", async () => {
@@ -71,5 +73,46 @@ describe("ByteBudget", () => {
     expect(log).toEqual(["first shrank", "second"]);
     release();
     await Promise.all([first, second]);
+  });
+});
+
+describe("withIngestBody's collections", () => {
+  const g = globalThis as { gc?: () => void };
+  const original = g.gc;
+  afterEach(() => {
+    g.gc = original;
+  });
+  const body = (bytes: number): DeferredBody => ({ estimatedBytes: bytes, inflate: async () => Buffer.alloc(bytes) });
+
+  it("collects before and after a large body, before the next one is admitted, and never for a small one", async () => {
+    const log: string[] = [];
+    g.gc = () => void log.push("gc");
+    await withIngestBody(body(2_000), async () => void log.push("small"));
+    expect(log).toEqual(["small"]);
+    log.length = 0;
+    // Two large bodies at once: the budget admits the second only after the first's collection ran.
+    await Promise.all([
+      withIngestBody(body(COLLECT_AFTER_BYTES), async () => void log.push("first")),
+      withIngestBody(body(7_500_000), async () => void log.push("second")),
+    ]);
+    expect(log).toEqual(["gc", "first", "gc", "gc", "second", "gc"]);
+  });
+
+  it("collects after a large body that failed too, and does nothing where the process exposes no collector", async () => {
+    const log: string[] = [];
+    g.gc = () => void log.push("gc");
+    await expect(withIngestBody(body(2_000_000), async () => Promise.reject(new Error("bad")))).rejects.toThrow("bad");
+    expect(log).toEqual(["gc", "gc"]);
+    g.gc = undefined;
+    expect(await withIngestBody(body(2_000_000), async (raw) => raw.length)).toBe(2_000_000);
+  });
+
+  it("the server on the embedded database exposes the collector; on PostgreSQL it does not", () => {
+    const flags = (env: Record<string, string>) =>
+      spawnSync(process.execPath, ["--input-type=module", "-e", "const m = await import('./scripts/start.mjs'); console.log(JSON.stringify(m.serverNodeFlags(JSON.parse(process.argv[1]))))", JSON.stringify(env)], { encoding: "utf8" });
+    const embedded = flags({});
+    expect(embedded.stderr).toBe("");
+    expect(JSON.parse(embedded.stdout)).toContain("--expose-gc");
+    expect(JSON.parse(flags({ DATABASE_URL: "postgresql://x" }).stdout)).not.toContain("--expose-gc");
   });
 });
