@@ -1,5 +1,5 @@
 // The dashboard rollups' SQL (docs/scaling.md, "Dashboard"): hourly aggregates per (organization, hour, trace
-// function, kind, key) of what the charts read. One statement, `aggregateSql`, computes them from the raw rows over
+// function, kind, key) of what the charts read; the 'traces' row holds the hour and function's latency histogram. One statement, `aggregateSql`, computes them from the raw rows over
 // a set of time ranges: the job stores its answer for whole hours, and the dashboard runs it over the hours it
 // reads raw (the range's partial edge hours, hours not rolled up yet, stale ones), so both halves of a figure are
 // the same arithmetic. Every statement names one organization (one shard group on Citus).
@@ -23,7 +23,7 @@ export interface TRange {
   end: Date;
 }
 
-export type TRollupKind = "traces" | "latency" | "model" | "llm" | "grader" | "verdict";
+export type TRollupKind = "traces" | "model" | "llm" | "grader" | "verdict";
 
 /** One aggregate row: a rollup row, or the same arithmetic over raw rows; the usage chart's figures and the counts the other charts read. */
 export interface TRollupRow extends Pick<TUsageRow, "spans" | "unpricedSpans" | "inputTokens" | "outputTokens" | "totalTokens" | "costUsd"> {
@@ -37,6 +37,9 @@ export interface TRollupRow extends Pick<TUsageRow, "spans" | "unpricedSpans" | 
   errors: number;
   pass: number;
   fail: number;
+  /** The 'traces' row's latency histogram: the buckets holding traces, ascending, and their counts (else empty). */
+  latencyBuckets: number[];
+  latencyCounts: number[];
 }
 
 // Literals, not parameters: the same expression in the select list and in GROUPING SETS must read alike.
@@ -58,8 +61,9 @@ function tracesOver(organizationId: string, ranges: TRange[], fn: string | undef
 const latencyMs = sql`EXTRACT(EPOCH FROM t.ended_at - t.started_at)::float8 * 1000`;
 const latencyBucket = sql`CASE WHEN ${latencyMs} < 1 THEN 0 ELSE 1 + floor(ln(${latencyMs}) / ln(${raw(String(LATENCY_RATIO))}::float8))::int END`;
 const zeros = (n: number) => raw(Array(n).fill("0::bigint").join(", "));
+const noHistogram = sql`'{}'::int[], '{}'::int[]`;
 
-const ALL_KINDS: TRollupKind[] = ["traces", "latency", "model", "llm", "grader", "verdict"];
+const ALL_KINDS: TRollupKind[] = ["traces", "model", "llm", "grader", "verdict"];
 
 /**
  * The kinds' aggregates per (hour, trace function, key) of the scope's traces that started in the ranges, in
@@ -74,15 +78,17 @@ export function aggregateSql(organizationId: string, ranges: TRange[], fn?: stri
   const nulls = sql`NULL::bigint, NULL::bigint, NULL::bigint`;
   const parts: Sql[] = [];
   if (kinds.includes("traces")) {
+    // Counted per latency bucket (null: not ended), then one row per hour and function with the histogram's arrays.
     parts.push(sql`
-    SELECT t.organization_id, ${hour} AS hour, ${fnOf} AS fn, 'traces' AS kind, '' AS key, count(*) AS traces,
-      count(*) FILTER (WHERE t.status = 'failed') AS errors, 0::bigint, 0::bigint, ${nulls}, sum(t.cost_usd), 0::bigint, 0::bigint
-    FROM ${over} GROUP BY 1, 2, 3`);
-  }
-  if (kinds.includes("latency")) {
-    parts.push(sql`
-    SELECT t.organization_id, ${hour}, ${fnOf}, 'latency', (${latencyBucket})::text, count(*), ${zeros(3)}, ${nulls}, NULL::numeric, 0::bigint, 0::bigint
-    FROM ${over} WHERE t.ended_at IS NOT NULL GROUP BY 1, 2, 3, 5`);
+    SELECT b.organization_id, b.hour, b.fn, 'traces' AS kind, '' AS key, sum(b.n)::bigint AS traces, sum(b.errors)::bigint AS errors,
+      0::bigint, 0::bigint, ${nulls}, sum(b.cost_usd), 0::bigint, 0::bigint,
+      COALESCE(array_agg(b.bucket ORDER BY b.bucket) FILTER (WHERE b.bucket IS NOT NULL), '{}'::int[]),
+      COALESCE(array_agg(b.n::int ORDER BY b.bucket) FILTER (WHERE b.bucket IS NOT NULL), '{}'::int[])
+    FROM (
+      SELECT t.organization_id, ${hour} AS hour, ${fnOf} AS fn, CASE WHEN t.ended_at IS NOT NULL THEN ${latencyBucket} END AS bucket,
+        count(*) AS n, count(*) FILTER (WHERE t.status = 'failed') AS errors, sum(t.cost_usd) AS cost_usd
+      FROM ${over} GROUP BY 1, 2, 3, 4) b
+    GROUP BY 1, 2, 3`);
   }
   if (kinds.includes("model") || kinds.includes("llm")) {
     parts.push(sql`
@@ -90,7 +96,7 @@ export function aggregateSql(organizationId: string, ranges: TRange[], fn?: stri
       COALESCE(s.model, ''), count(DISTINCT t.id), 0::bigint, count(*),
       count(*) FILTER (WHERE s.cost_usd IS NULL AND (s.input_tokens IS NOT NULL OR s.output_tokens IS NOT NULL OR s.total_tokens IS NOT NULL)),
       sum(s.input_tokens), sum(s.output_tokens),
-      sum(COALESCE(s.total_tokens, COALESCE(s.input_tokens, 0) + COALESCE(s.output_tokens, 0))), sum(s.cost_usd), 0::bigint, 0::bigint
+      sum(COALESCE(s.total_tokens, COALESCE(s.input_tokens, 0) + COALESCE(s.output_tokens, 0))), sum(s.cost_usd), 0::bigint, 0::bigint, ${noHistogram}
     FROM ${over}
     CROSS JOIN LATERAL (
       SELECT s.model, s.cost_usd, s.input_tokens, s.output_tokens, s.total_tokens FROM spans s
@@ -102,7 +108,7 @@ export function aggregateSql(organizationId: string, ranges: TRange[], fn?: stri
   if (kinds.includes("grader")) {
     parts.push(sql`
     SELECT t.organization_id, ${hour}, ${fnOf}, 'grader', g.grader_id::text, ${zeros(4)}, ${nulls}, NULL::numeric,
-      count(*) FILTER (WHERE g.label), count(*) FILTER (WHERE NOT g.label)
+      count(*) FILTER (WHERE g.label), count(*) FILTER (WHERE NOT g.label), ${noHistogram}
     FROM ${over}
     CROSS JOIN LATERAL (
       SELECT g.grader_id, g.label FROM grader_labels g
@@ -112,7 +118,7 @@ export function aggregateSql(organizationId: string, ranges: TRange[], fn?: stri
   if (kinds.includes("verdict")) {
     parts.push(sql`
     SELECT t.organization_id, ${hour}, ${fnOf}, 'verdict', l.label_source, ${zeros(4)}, ${nulls}, NULL::numeric,
-      count(DISTINCT t.id) FILTER (WHERE l.label), count(DISTINCT t.id) FILTER (WHERE NOT l.label)
+      count(DISTINCT t.id) FILTER (WHERE l.label), count(DISTINCT t.id) FILTER (WHERE NOT l.label), ${noHistogram}
     FROM ${over}
     CROSS JOIN LATERAL (
       SELECT l.label_source, l.label FROM trace_labels l
@@ -125,7 +131,7 @@ export function aggregateSql(organizationId: string, ranges: TRange[], fn?: stri
 
 const rowColumns = sql`traces::float8 AS traces, errors::float8 AS errors, spans::float8 AS spans, unpriced_spans::float8 AS "unpricedSpans",
   input_tokens::float8 AS "inputTokens", output_tokens::float8 AS "outputTokens", total_tokens::float8 AS "totalTokens",
-  cost_usd::float8 AS "costUsd", pass::float8 AS pass, fail::float8 AS fail`;
+  cost_usd::float8 AS "costUsd", pass::float8 AS pass, fail::float8 AS fail, latency_buckets AS "latencyBuckets", latency_counts AS "latencyCounts"`;
 
 /** The aggregates over raw rows, for the hours the dashboard does not read from rollups. */
 export function selectAggregates(db: DbClient, organizationId: string, ranges: TRange[], fn: string | undefined, kinds: TRollupKind[]) {
@@ -133,7 +139,7 @@ export function selectAggregates(db: DbClient, organizationId: string, ranges: T
   return db.sql.query<TRollupRow>(sql`
     SELECT hour AS at, fn, kind, key, ${rowColumns}
     FROM (${aggregateSql(organizationId, ranges, fn, kinds)}) AS a(organization_id, hour, fn, kind, key, traces, errors, spans,
-      unpriced_spans, input_tokens, output_tokens, total_tokens, cost_usd, pass, fail)`);
+      unpriced_spans, input_tokens, output_tokens, total_tokens, cost_usd, pass, fail, latency_buckets, latency_counts)`);
 }
 
 export interface TRollupReadOptions {
@@ -144,20 +150,28 @@ export interface TRollupReadOptions {
   fn?: string;
 }
 
-/** Sums of stored rollups over whole hours (the ranges), grouped as the chart needs. */
+/**
+ * Stored rollups over whole hours (the ranges), as the chart needs them: summed per group, or, for the 'traces'
+ * kind, the rows themselves (one per hour and function), whose latency histograms the app merges (SQL has no sum
+ * of arrays, and unnesting them would make a row per bucket again).
+ */
 export function selectRollups(db: DbClient, organizationId: string, ranges: TRange[], o: TRollupReadOptions) {
   if (ranges.length === 0) return Promise.resolve([] as TRollupRow[]);
   const at = o.bucket ? sql`date_bin(${o.bucket.stepSeconds}::int * INTERVAL '1 second', u.hour, ${iso(o.bucket.origin)}::timestamptz)` : sql`NULL::timestamptz`;
   const fn = o.byFn ? sql`u.fn` : sql`NULL::text`;
+  const rows = o.kinds.includes("traces");
+  if (rows && o.kinds.length > 1) throw new Error("the 'traces' rollups are read alone");
+  const total = (col: string, as: string) => (rows ? raw(`u.${col}::float8 AS "${as}"`) : raw(`sum(u.${col})::float8 AS "${as}"`));
   return db.sql.query<TRollupRow>(sql`
-    SELECT ${at} AS at, ${fn} AS fn, u.kind, u.key, sum(u.traces)::float8 AS traces, sum(u.errors)::float8 AS errors,
-      sum(u.spans)::float8 AS spans, sum(u.unpriced_spans)::float8 AS "unpricedSpans", sum(u.input_tokens)::float8 AS "inputTokens",
-      sum(u.output_tokens)::float8 AS "outputTokens", sum(u.total_tokens)::float8 AS "totalTokens", sum(u.cost_usd)::float8 AS "costUsd",
-      sum(u.pass)::float8 AS pass, sum(u.fail)::float8 AS fail
+    SELECT ${at} AS at, ${fn} AS fn, u.kind, u.key, ${total("traces", "traces")}, ${total("errors", "errors")},
+      ${total("spans", "spans")}, ${total("unpriced_spans", "unpricedSpans")}, ${total("input_tokens", "inputTokens")},
+      ${total("output_tokens", "outputTokens")}, ${total("total_tokens", "totalTokens")}, ${total("cost_usd", "costUsd")},
+      ${total("pass", "pass")}, ${total("fail", "fail")},
+      ${rows ? sql`u.latency_buckets AS "latencyBuckets", u.latency_counts AS "latencyCounts"` : sql`'{}'::int[] AS "latencyBuckets", '{}'::int[] AS "latencyCounts"`}
     FROM unnest(${starts(ranges)}, ${ends(ranges)}) AS r(s, e)
     JOIN dashboard_rollups u ON u.organization_id = ${organizationId}::uuid AND u.hour >= r.s AND u.hour < r.e
       AND u.kind = ANY(${o.kinds}::text[]) ${o.fn === undefined ? empty : sql`AND u.fn = ${o.fn}`}
-    GROUP BY 1, 2, 3, 4`);
+    ${rows ? empty : sql`GROUP BY 1, 2, 3, 4`}`);
 }
 
 export interface TRollupState {
@@ -260,7 +274,7 @@ export async function recomputeRanges(db: DbClient, organizationId: string, rang
     WHERE u.organization_id = ${organizationId}::uuid AND u.hour >= r.s AND u.hour < r.e`);
   await db.sql.query(sql`
     INSERT INTO dashboard_rollups (organization_id, hour, fn, kind, key, traces, errors, spans, unpriced_spans,
-      input_tokens, output_tokens, total_tokens, cost_usd, pass, fail)
+      input_tokens, output_tokens, total_tokens, cost_usd, pass, fail, latency_buckets, latency_counts)
     ${aggregateSql(organizationId, ranges)}`);
 }
 
