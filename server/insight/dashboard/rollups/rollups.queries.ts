@@ -1,8 +1,9 @@
 // The dashboard rollups' SQL (docs/scaling.md, "Dashboard"): hourly aggregates per (organization, hour, trace
-// function, kind, key) of what the charts read; the 'traces' row holds the hour and function's latency histogram. One statement, `aggregateSql`, computes them from the raw rows over
-// a set of time ranges: the job stores its answer for whole hours, and the dashboard runs it over the hours it
-// reads raw (the range's partial edge hours, hours not rolled up yet, stale ones), so both halves of a figure are
-// the same arithmetic. Every statement names one organization (one shard group on Citus).
+// function, kind, key) of what the charts read, the 'traces' row holding the hour and function's latency histogram.
+// One statement, `aggregateSql`, computes them from the raw rows over a set of time ranges: the job stores its
+// answer for whole hours, and the dashboard runs it over the hours it reads raw (the range's partial edge hours,
+// hours not rolled up yet, stale ones), so both halves of a figure are the same arithmetic. Every statement names
+// one organization (one shard group on Citus).
 import type { DbClient } from "../../../db/client.ts";
 import { randomUUID } from "node:crypto";
 import { empty, join, raw, sql, type Sql } from "../../../db/sql.ts";
