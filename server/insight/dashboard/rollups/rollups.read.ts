@@ -76,7 +76,7 @@ async function rowsOf(db: DbClient, s: TDashboardScope, plan: TRollupPlan, kinds
   const origin = s.origin ?? s.from;
   const bucket = byBucket ? { stepSeconds: s.stepSeconds, origin } : undefined;
   const [rolled, raw] = await Promise.all([
-    q.selectRollups(db, s.organizationId, plan.rolled, { kinds, bucket, byFn, fn }),
+    kinds.includes("traces") ? q.selectTraceRollups(db, s.organizationId, plan.rolled, { bucket, byFn, fn }) : q.selectRollups(db, s.organizationId, plan.rolled, { kinds, bucket, byFn, fn }),
     q.selectAggregates(db, s.organizationId, plan.raw, fn, kinds),
   ]);
   const step = s.stepSeconds * 1000;
