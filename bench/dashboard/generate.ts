@@ -33,7 +33,7 @@ export async function generate(db: SqlDatabase, o: TGenerateOptions, progress: (
       SELECT ${o.organizationId}::uuid, md5('t' || n)::uuid, 't' || n, ((${FUNCTIONS})::text[])[1 + n % ${FUNCTIONS.length}],
         CASE WHEN n % 33 = 0 THEN 'failed' ELSE 'completed' END,
         ${o.end.toISOString()}::timestamptz - (${seconds} * (n::float8 / ${o.traces})) * INTERVAL '1 second',
-        ${o.end.toISOString()}::timestamptz - (${seconds} * (n::float8 / ${o.traces})) * INTERVAL '1 second' + (200 + (n * 7919) % 5800) * INTERVAL '1 millisecond',
+        ${o.end.toISOString()}::timestamptz - (${seconds} * (n::float8 / ${o.traces})) * INTERVAL '1 second' + (200 + (n::bigint * 7919) % 5800) * INTERVAL '1 millisecond',
         ${o.end.toISOString()}::timestamptz, ${o.spansPerTrace}, NULL,
         -- Written as ingestion would have, a minute after the start (not a late change: docs/scaling.md, "Dashboard").
         ${o.end.toISOString()}::timestamptz - (${seconds} * (n::float8 / ${o.traces})) * INTERVAL '1 second' + INTERVAL '1 minute'

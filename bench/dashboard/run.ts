@@ -1,6 +1,6 @@
 // The dashboard benchmark: each chart's p95 on a generated database, beside a baseline read in the same run.
 //   npx tsx bench/dashboard/run.ts [--db postgres|pglite] [--traces N] [--spans-per-trace 16] [--llm-spans 4]
-//     [--days 30] [--reads 20] [--ranges 24h,7d,30d]
+//     [--days 30] [--reads 20] [--ranges 24h,7d,30d] [--mode before,after|after] [--rollup-charts shipped|all]
 // PostgreSQL at TEST_DATABASE_URL (else postgresql://postgres@127.0.0.1:5432/postgres), a fresh database dropped
 // afterwards (BENCH_KEEP_DB=1 keeps it); PGlite in a temporary directory. The targets (docs/scaling.md,
 // "Dashboard"): p95 under 1 s per chart at 1,000,000 traces and 16,000,000 spans on PostgreSQL, and at 100,000
@@ -10,7 +10,7 @@ import { performance } from "node:perf_hooks";
 import { openDatabase, type Database } from "../../server/db/client.ts";
 import { migrate } from "../../server/db/migrator.ts";
 import { sql } from "../../server/db/sql.ts";
-import { getDashboardChart } from "../../server/insight/dashboard/dashboard.service.ts";
+import { getDashboardChart, ROLLUP_CHARTS } from "../../server/insight/dashboard/dashboard.service.ts";
 import { refreshOrganizationRollups } from "../../server/insight/dashboard/rollups/rollups.service.ts";
 import { DASHBOARD_CHARTS } from "../../server/insight/dashboard/dashboard.schemas.ts";
 import { pgliteStorage, postgresStorage, type Storage } from "../ingest/server-process.ts";
@@ -30,6 +30,9 @@ const RANGES = arg("ranges", "24h,7d,30d").split(",");
 const HOURS: Record<string, number> = { "1h": 1, "24h": 24, "7d": 168, "30d": 720 };
 /** "before,after" (default) or "after": whether to time the raw statements first. */
 const MODE = arg("mode", "before,after");
+/** Which charts read rollups "after": the ones the dashboard turns on (ROLLUP_CHARTS), or every chart that has a rollup read. */
+const ROLLUP_CHOICE = arg("rollup-charts", "shipped");
+if (ROLLUP_CHOICE === "all") for (const chart of ["volume", "functions", "usage", "graders", "verdicts"] as const) ROLLUP_CHARTS.add(chart);
 /** The range ends this long after the generated data's last whole hour, as a range chosen "now" does (edges cut hours). */
 const OFFSET_MS = 17 * 60_000;
 
@@ -81,7 +84,7 @@ async function main() {
     const again = performance.now();
     await refreshOrganizationRollups(db, org);
     console.log(`rollup job, a run with nothing new: ${((performance.now() - again) / 1000).toFixed(2)} s`);
-    await measure("after: rollups for settled hours, raw for the rest");
+    await measure(`after: rollups for settled hours, raw for the rest (reading rollups: ${[...ROLLUP_CHARTS].join(", ")})`);
   } finally {
     await db?.close();
     await storage.cleanup();

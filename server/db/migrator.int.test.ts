@@ -17,6 +17,7 @@ async function emptyDatabase(): Promise<{ db: SqlDatabase; close: () => Promise<
 
 const TREE_INDEX = "spans_organization_id_trace_id_started_at_idx";
 const TREE_MIGRATION = "0285_spans_tree_index";
+const ROLLUP_ARRAYS_MIGRATION = "0300_rollup_latency_arrays";
 
 /** The spans indexes by name: valid or not, and their definitions (on Citus, the coordinator's). */
 const spanIndexes = async (db: SqlDatabase) =>
@@ -105,6 +106,32 @@ describe("migrator", { timeout: 240_000 }, () => {
         expect(shards.length).toBeGreaterThan(0);
         expect(shards.map((r) => r.result)).toEqual(shards.map(() => "1"));
       }
+    } finally {
+      await close();
+    }
+  });
+
+  it(`drops the rollups of an installation from before ${ROLLUP_ARRAYS_MIGRATION} (one histogram row per bucket) for the job to rebuild${onCitus ? ", tables distributed" : ""}`, async () => {
+    const { db, close } = await emptyDatabase();
+    try {
+      const all = readMigrations();
+      await migrate(db, all.filter((m) => m.name < ROLLUP_ARRAYS_MIGRATION));
+      const org = "00000000-0000-4000-8000-000000000300";
+      const hour = "2026-09-01T10:00:00Z";
+      await db.query(sql`INSERT INTO organizations (id, name) VALUES (${org}::uuid, 'Old')`);
+      await db.query(sql`INSERT INTO dashboard_rollups (organization_id, hour, fn, kind, key, traces, errors)
+        VALUES (${org}::uuid, ${hour}::timestamptz, 'kanswer', 'traces', '', 3, 1), (${org}::uuid, ${hour}::timestamptz, 'kanswer', 'latency', '140', 3, 0)`);
+      await db.query(sql`INSERT INTO dashboard_rollup_dirty (organization_id, hour, mark) VALUES (${org}::uuid, ${hour}::timestamptz, gen_random_uuid())`);
+      await db.query(sql`INSERT INTO dashboard_rollup_state (organization_id, rolled_to, watermark, updated_at)
+        VALUES (${org}::uuid, '2026-09-02T00:00:00Z', '2026-09-02T01:05:00Z', '2026-09-02T01:05:00Z')`);
+      expect(await migrate(db, all)).toEqual(all.filter((m) => m.name >= ROLLUP_ARRAYS_MIGRATION).map((m) => m.name));
+      // Nothing rolled up: the dashboard reads the exact statements until the job has rolled the hours up again.
+      expect(await db.query(sql`SELECT 1 FROM dashboard_rollups UNION ALL SELECT 1 FROM dashboard_rollup_dirty`)).toEqual([]);
+      expect(await db.query(sql`SELECT rolled_to AS "rolledTo", watermark FROM dashboard_rollup_state WHERE organization_id = ${org}::uuid`)).toEqual([{ rolledTo: null, watermark: null }]);
+      await db.query(sql`INSERT INTO dashboard_rollups (organization_id, hour, fn, kind, key, traces, latency_buckets, latency_counts)
+        VALUES (${org}::uuid, ${hour}::timestamptz, 'kanswer', 'traces', '', 3, '{99,140}', '{1,2}')`);
+      const [row] = await db.query<{ buckets: number[]; counts: number[] }>(sql`SELECT latency_buckets AS buckets, latency_counts AS counts FROM dashboard_rollups WHERE organization_id = ${org}::uuid`);
+      expect(row).toEqual({ buckets: [99, 140], counts: [1, 2] });
     } finally {
       await close();
     }

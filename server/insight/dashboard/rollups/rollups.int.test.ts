@@ -14,6 +14,7 @@ import { recordTraceVerdict } from "../../../labels/trace-labels.service.ts";
 import { upsertGraderLabel } from "../../../labels/grader-labels.queries.ts";
 import { writeCosts } from "../../cost/cost.queries.ts";
 import { getDashboard, ROLLUP_CHARTS, scopeOf } from "../dashboard.service.ts";
+import { LATENCY_RATIO, markTracesChanged } from "./rollups.queries.ts";
 import { planRead } from "./rollups.read.ts";
 import { refreshOrganizationRollups } from "./rollups.service.ts";
 
@@ -176,5 +177,73 @@ describe("dashboard rollups", () => {
     await settle();
     const d = await expectRollupsEqualRaw();
     expect(d?.rolled.length).toBeGreaterThan(0);
+  });
+
+  describe("the latency histogram, one row per hour and function", () => {
+    const hour = new Date("2026-09-05T08:00:00Z");
+    const at = (min: number) => new Date(hour.getTime() + min * 60_000);
+    // Two functions in one hour, one of them in the next hour too; latencies over two decades, some repeated.
+    const latencies: Array<[string, Date, number]> = [
+      ["answer", at(2), 50], ["answer", at(7), 120], ["answer", at(11), 120], ["answer", at(30), 900], ["answer", at(44), 4000],
+      ["summarize", at(5), 300], ["summarize", at(15), 300], ["summarize", at(50), 7000],
+      ["answer", at(65), 60], ["answer", at(95), 2500],
+    ];
+    const bucket = (ms: number) => (ms < 1 ? 0 : 1 + Math.floor(Math.log(ms) / Math.log(LATENCY_RATIO)));
+    const stored = (fn: string) => db().sql.query<{ kind: string; traces: number; buckets: number[]; counts: number[] }>(sql`
+      SELECT kind, traces::int AS traces, latency_buckets AS buckets, latency_counts AS counts FROM dashboard_rollups
+      WHERE organization_id = ${a.organizationId}::uuid AND hour = ${hour.toISOString()}::timestamptz AND fn = ${fn} AND kind = 'traces'`);
+    const windows = [
+      range,
+      { from: new Date("2026-09-04T12:00:00Z"), to: new Date("2026-09-06T12:00:00Z") }, // hour-wide buckets
+      { from: new Date("2026-09-05T07:30:00Z"), to: new Date("2026-09-05T10:30:00Z") }, // functions from rollups, volume raw
+    ];
+
+    beforeAll(async () => {
+      for (const [fn, start, ms] of latencies) {
+        const id = randomUUID();
+        expect((await send(id, fn, start, ms, "gpt-4o")).status).toBe(200);
+        const completion = completionPayload({ traceId: id, traceFunctionKey: fn, expectedSpanCount: 1, externalTrace: { started_at: start.toISOString(), ended_at: new Date(start.getTime() + ms).toISOString() } });
+        expect((await call(postExternalTrace, { apiKey: a.apiKey, body: completion })).status).toBe(200);
+      }
+      // Written weeks after their start: late changes, rolled up by the job's next runs.
+      await refreshOrganizationRollups(db(), a.organizationId);
+      await settle();
+      await refreshOrganizationRollups(db(), a.organizationId);
+    });
+
+    it("stores one 'traces' row per hour and function holding the histogram, and merges them across hours and functions", async () => {
+      const rows = await db().sql.query<{ kind: string; n: number; groups: number }>(sql`
+        SELECT kind, count(*)::int AS n, count(DISTINCT (hour, fn))::int AS groups FROM dashboard_rollups
+        WHERE organization_id = ${a.organizationId}::uuid GROUP BY kind`);
+      expect(rows.map((r) => r.kind)).not.toContain("latency");
+      const traces = rows.find((r) => r.kind === "traces")!;
+      expect(traces.n).toBe(traces.groups);
+      expect(await stored("kanswer")).toEqual([{ kind: "traces", traces: 5, buckets: [bucket(50), bucket(120), bucket(900), bucket(4000)], counts: [1, 2, 1, 1] }]);
+      expect(await stored("ksummarize")).toEqual([{ kind: "traces", traces: 3, buckets: [bucket(300), bucket(7000)], counts: [2, 1] }]);
+      for (const input of windows) {
+        const plan = await expectRollupsEqualRaw(input);
+        expect(plan!.rolled.some((r) => r.start <= hour && r.end > hour), input.from.toISOString()).toBe(true);
+      }
+      const d = await getDashboard(db(), a.organizationId, windows[1]!);
+      expect(d.functions.functions.find((f) => f.traceFunctionKey === "answer")!.traces).toBe(7);
+    });
+
+    it("reads an hour made stale raw, and the job rebuilds its histogram", async () => {
+      const [trace] = await db().sql.query<{ id: string }>(sql`
+        SELECT id::text AS id FROM traces WHERE organization_id = ${a.organizationId}::uuid AND started_at = ${at(30).toISOString()}::timestamptz`);
+      // A wrong stored histogram shows in the figures read from it...
+      await db().sql.query(sql`UPDATE dashboard_rollups SET latency_buckets = '{1}', latency_counts = '{5}'
+        WHERE organization_id = ${a.organizationId}::uuid AND hour = ${hour.toISOString()}::timestamptz AND fn = 'kanswer' AND kind = 'traces'`);
+      const input = windows[2]!;
+      expect((await getDashboard(db(), a.organizationId, input)).functions.totals.p95).not.toBeCloseTo((await rawDashboard(input)).functions.totals.p95!, 0);
+      // ...until its hour is marked stale: then it is read raw, and the job recomputes it.
+      await db().transaction((tx) => markTracesChanged(tx, a.organizationId, [trace!.id]));
+      const stale = await expectRollupsEqualRaw(input);
+      expect(stale!.raw.some((r) => r.start <= hour && r.end > hour)).toBe(true);
+      expect((await refreshOrganizationRollups(db(), a.organizationId)).hours).toBeGreaterThanOrEqual(1);
+      expect((await stored("kanswer"))[0]).toMatchObject({ buckets: [bucket(50), bucket(120), bucket(900), bucket(4000)], counts: [1, 2, 1, 1] });
+      const rebuilt = await expectRollupsEqualRaw(input);
+      expect(rebuilt!.rolled.some((r) => r.start <= hour && r.end > hour)).toBe(true);
+    });
   });
 });

@@ -1,8 +1,9 @@
 // The dashboard rollups' SQL (docs/scaling.md, "Dashboard"): hourly aggregates per (organization, hour, trace
-// function, kind, key) of what the charts read. One statement, `aggregateSql`, computes them from the raw rows over
-// a set of time ranges: the job stores its answer for whole hours, and the dashboard runs it over the hours it
-// reads raw (the range's partial edge hours, hours not rolled up yet, stale ones), so both halves of a figure are
-// the same arithmetic. Every statement names one organization (one shard group on Citus).
+// function, kind, key) of what the charts read, the 'traces' row holding the hour and function's latency histogram.
+// One statement, `aggregateSql`, computes them from the raw rows over a set of time ranges: the job stores its
+// answer for whole hours, and the dashboard runs it over the hours it reads raw (the range's partial edge hours,
+// hours not rolled up yet, stale ones), so both halves of a figure are the same arithmetic. Every statement names
+// one organization (one shard group on Citus).
 import type { DbClient } from "../../../db/client.ts";
 import { randomUUID } from "node:crypto";
 import { empty, join, raw, sql, type Sql } from "../../../db/sql.ts";
@@ -23,7 +24,7 @@ export interface TRange {
   end: Date;
 }
 
-export type TRollupKind = "traces" | "latency" | "model" | "llm" | "grader" | "verdict";
+export type TRollupKind = "traces" | "model" | "llm" | "grader" | "verdict";
 
 /** One aggregate row: a rollup row, or the same arithmetic over raw rows; the usage chart's figures and the counts the other charts read. */
 export interface TRollupRow extends Pick<TUsageRow, "spans" | "unpricedSpans" | "inputTokens" | "outputTokens" | "totalTokens" | "costUsd"> {
@@ -37,6 +38,9 @@ export interface TRollupRow extends Pick<TUsageRow, "spans" | "unpricedSpans" | 
   errors: number;
   pass: number;
   fail: number;
+  /** The 'traces' row's latency histogram: the buckets holding traces, ascending, and their counts (else empty). */
+  latencyBuckets: number[];
+  latencyCounts: number[];
 }
 
 // Literals, not parameters: the same expression in the select list and in GROUPING SETS must read alike.
@@ -47,19 +51,27 @@ const iso = (d: Date) => d.toISOString();
 const starts = (ranges: TRange[]) => sql`${ranges.map((r) => iso(r.start))}::timestamptz[]`;
 const ends = (ranges: TRange[]) => sql`${ranges.map((r) => iso(r.end))}::timestamptz[]`;
 
-/** The scope's traces over the ranges (alias `t`), as the trace list filters them. */
+/**
+ * The scope's traces over the ranges (alias `t`, each beside its range `r`), as the trace list filters them. Probed
+ * range by range (LATERAL … OFFSET 0): joined to the unnested ranges, whose bounds the planner cannot see, the
+ * traces were scanned whole (the raw half of a 24-hour read, two partial hours, scanned every trace).
+ */
 function tracesOver(organizationId: string, ranges: TRange[], fn: string | undefined): Sql {
   return sql`unnest(${starts(ranges)}, ${ends(ranges)}) AS r(s, e)
-    JOIN traces t ON t.organization_id = ${organizationId}::uuid AND NOT t.dropped AND t.test_run_id IS NULL
-      AND t.started_at >= r.s AND t.started_at < r.e
-      ${fn === undefined ? empty : sql`AND t.trace_function_key = ${fn.slice(1)}`}`;
+    CROSS JOIN LATERAL (
+      SELECT t.organization_id, t.id, t.trace_function_key, t.status, t.started_at, t.ended_at, t.cost_usd FROM traces t
+      WHERE t.organization_id = ${organizationId}::uuid AND NOT t.dropped AND t.test_run_id IS NULL
+        AND t.started_at >= r.s AND t.started_at < r.e
+        ${fn === undefined ? empty : sql`AND t.trace_function_key = ${fn.slice(1)}`}
+      OFFSET 0) t`;
 }
 
 const latencyMs = sql`EXTRACT(EPOCH FROM t.ended_at - t.started_at)::float8 * 1000`;
 const latencyBucket = sql`CASE WHEN ${latencyMs} < 1 THEN 0 ELSE 1 + floor(ln(${latencyMs}) / ln(${raw(String(LATENCY_RATIO))}::float8))::int END`;
 const zeros = (n: number) => raw(Array(n).fill("0::bigint").join(", "));
+const noHistogram = sql`'{}'::int[], '{}'::int[]`;
 
-const ALL_KINDS: TRollupKind[] = ["traces", "latency", "model", "llm", "grader", "verdict"];
+const ALL_KINDS: TRollupKind[] = ["traces", "model", "llm", "grader", "verdict"];
 
 /**
  * The kinds' aggregates per (hour, trace function, key) of the scope's traces that started in the ranges, in
@@ -74,15 +86,17 @@ export function aggregateSql(organizationId: string, ranges: TRange[], fn?: stri
   const nulls = sql`NULL::bigint, NULL::bigint, NULL::bigint`;
   const parts: Sql[] = [];
   if (kinds.includes("traces")) {
+    // Counted per latency bucket (null: not ended), then one row per hour and function with the histogram's arrays.
     parts.push(sql`
-    SELECT t.organization_id, ${hour} AS hour, ${fnOf} AS fn, 'traces' AS kind, '' AS key, count(*) AS traces,
-      count(*) FILTER (WHERE t.status = 'failed') AS errors, 0::bigint, 0::bigint, ${nulls}, sum(t.cost_usd), 0::bigint, 0::bigint
-    FROM ${over} GROUP BY 1, 2, 3`);
-  }
-  if (kinds.includes("latency")) {
-    parts.push(sql`
-    SELECT t.organization_id, ${hour}, ${fnOf}, 'latency', (${latencyBucket})::text, count(*), ${zeros(3)}, ${nulls}, NULL::numeric, 0::bigint, 0::bigint
-    FROM ${over} WHERE t.ended_at IS NOT NULL GROUP BY 1, 2, 3, 5`);
+    SELECT b.organization_id, b.hour, b.fn, 'traces' AS kind, '' AS key, sum(b.n)::bigint AS traces, sum(b.errors)::bigint AS errors,
+      0::bigint, 0::bigint, ${nulls}, sum(b.cost_usd), 0::bigint, 0::bigint,
+      COALESCE(array_agg(b.bucket ORDER BY b.bucket) FILTER (WHERE b.bucket IS NOT NULL), '{}'::int[]),
+      COALESCE(array_agg(b.n::int ORDER BY b.bucket) FILTER (WHERE b.bucket IS NOT NULL), '{}'::int[])
+    FROM (
+      SELECT t.organization_id, ${hour} AS hour, ${fnOf} AS fn, CASE WHEN t.ended_at IS NOT NULL THEN ${latencyBucket} END AS bucket,
+        count(*) AS n, count(*) FILTER (WHERE t.status = 'failed') AS errors, sum(t.cost_usd) AS cost_usd
+      FROM ${over} GROUP BY 1, 2, 3, 4) b
+    GROUP BY 1, 2, 3`);
   }
   if (kinds.includes("model") || kinds.includes("llm")) {
     parts.push(sql`
@@ -90,7 +104,7 @@ export function aggregateSql(organizationId: string, ranges: TRange[], fn?: stri
       COALESCE(s.model, ''), count(DISTINCT t.id), 0::bigint, count(*),
       count(*) FILTER (WHERE s.cost_usd IS NULL AND (s.input_tokens IS NOT NULL OR s.output_tokens IS NOT NULL OR s.total_tokens IS NOT NULL)),
       sum(s.input_tokens), sum(s.output_tokens),
-      sum(COALESCE(s.total_tokens, COALESCE(s.input_tokens, 0) + COALESCE(s.output_tokens, 0))), sum(s.cost_usd), 0::bigint, 0::bigint
+      sum(COALESCE(s.total_tokens, COALESCE(s.input_tokens, 0) + COALESCE(s.output_tokens, 0))), sum(s.cost_usd), 0::bigint, 0::bigint, ${noHistogram}
     FROM ${over}
     CROSS JOIN LATERAL (
       SELECT s.model, s.cost_usd, s.input_tokens, s.output_tokens, s.total_tokens FROM spans s
@@ -102,7 +116,7 @@ export function aggregateSql(organizationId: string, ranges: TRange[], fn?: stri
   if (kinds.includes("grader")) {
     parts.push(sql`
     SELECT t.organization_id, ${hour}, ${fnOf}, 'grader', g.grader_id::text, ${zeros(4)}, ${nulls}, NULL::numeric,
-      count(*) FILTER (WHERE g.label), count(*) FILTER (WHERE NOT g.label)
+      count(*) FILTER (WHERE g.label), count(*) FILTER (WHERE NOT g.label), ${noHistogram}
     FROM ${over}
     CROSS JOIN LATERAL (
       SELECT g.grader_id, g.label FROM grader_labels g
@@ -112,7 +126,7 @@ export function aggregateSql(organizationId: string, ranges: TRange[], fn?: stri
   if (kinds.includes("verdict")) {
     parts.push(sql`
     SELECT t.organization_id, ${hour}, ${fnOf}, 'verdict', l.label_source, ${zeros(4)}, ${nulls}, NULL::numeric,
-      count(DISTINCT t.id) FILTER (WHERE l.label), count(DISTINCT t.id) FILTER (WHERE NOT l.label)
+      count(DISTINCT t.id) FILTER (WHERE l.label), count(DISTINCT t.id) FILTER (WHERE NOT l.label), ${noHistogram}
     FROM ${over}
     CROSS JOIN LATERAL (
       SELECT l.label_source, l.label FROM trace_labels l
@@ -125,7 +139,7 @@ export function aggregateSql(organizationId: string, ranges: TRange[], fn?: stri
 
 const rowColumns = sql`traces::float8 AS traces, errors::float8 AS errors, spans::float8 AS spans, unpriced_spans::float8 AS "unpricedSpans",
   input_tokens::float8 AS "inputTokens", output_tokens::float8 AS "outputTokens", total_tokens::float8 AS "totalTokens",
-  cost_usd::float8 AS "costUsd", pass::float8 AS pass, fail::float8 AS fail`;
+  cost_usd::float8 AS "costUsd", pass::float8 AS pass, fail::float8 AS fail, latency_buckets AS "latencyBuckets", latency_counts AS "latencyCounts"`;
 
 /** The aggregates over raw rows, for the hours the dashboard does not read from rollups. */
 export function selectAggregates(db: DbClient, organizationId: string, ranges: TRange[], fn: string | undefined, kinds: TRollupKind[]) {
@@ -133,7 +147,7 @@ export function selectAggregates(db: DbClient, organizationId: string, ranges: T
   return db.sql.query<TRollupRow>(sql`
     SELECT hour AS at, fn, kind, key, ${rowColumns}
     FROM (${aggregateSql(organizationId, ranges, fn, kinds)}) AS a(organization_id, hour, fn, kind, key, traces, errors, spans,
-      unpriced_spans, input_tokens, output_tokens, total_tokens, cost_usd, pass, fail)`);
+      unpriced_spans, input_tokens, output_tokens, total_tokens, cost_usd, pass, fail, latency_buckets, latency_counts)`);
 }
 
 export interface TRollupReadOptions {
@@ -144,20 +158,49 @@ export interface TRollupReadOptions {
   fn?: string;
 }
 
-/** Sums of stored rollups over whole hours (the ranges), grouped as the chart needs. */
+const rollupsOver = (organizationId: string, ranges: TRange[], kinds: TRollupKind[], fn: string | undefined) => sql`
+    unnest(${starts(ranges)}, ${ends(ranges)}) AS r(s, e)
+    JOIN dashboard_rollups u ON u.organization_id = ${organizationId}::uuid AND u.hour >= r.s AND u.hour < r.e
+      AND u.kind = ANY(${kinds}::text[]) ${fn === undefined ? empty : sql`AND u.fn = ${fn}`}`;
+const atOf = (bucket: TRollupReadOptions["bucket"]) =>
+  bucket ? sql`date_bin(${bucket.stepSeconds}::int * INTERVAL '1 second', u.hour, ${iso(bucket.origin)}::timestamptz)` : sql`NULL::timestamptz`;
+
+/** Sums of stored rollups over whole hours (the ranges), grouped as the chart needs; not the 'traces' kind. */
 export function selectRollups(db: DbClient, organizationId: string, ranges: TRange[], o: TRollupReadOptions) {
   if (ranges.length === 0) return Promise.resolve([] as TRollupRow[]);
-  const at = o.bucket ? sql`date_bin(${o.bucket.stepSeconds}::int * INTERVAL '1 second', u.hour, ${iso(o.bucket.origin)}::timestamptz)` : sql`NULL::timestamptz`;
-  const fn = o.byFn ? sql`u.fn` : sql`NULL::text`;
   return db.sql.query<TRollupRow>(sql`
-    SELECT ${at} AS at, ${fn} AS fn, u.kind, u.key, sum(u.traces)::float8 AS traces, sum(u.errors)::float8 AS errors,
+    SELECT ${atOf(o.bucket)} AS at, ${o.byFn ? sql`u.fn` : sql`NULL::text`} AS fn, u.kind, u.key, sum(u.traces)::float8 AS traces, sum(u.errors)::float8 AS errors,
       sum(u.spans)::float8 AS spans, sum(u.unpriced_spans)::float8 AS "unpricedSpans", sum(u.input_tokens)::float8 AS "inputTokens",
       sum(u.output_tokens)::float8 AS "outputTokens", sum(u.total_tokens)::float8 AS "totalTokens", sum(u.cost_usd)::float8 AS "costUsd",
-      sum(u.pass)::float8 AS pass, sum(u.fail)::float8 AS fail
-    FROM unnest(${starts(ranges)}, ${ends(ranges)}) AS r(s, e)
-    JOIN dashboard_rollups u ON u.organization_id = ${organizationId}::uuid AND u.hour >= r.s AND u.hour < r.e
-      AND u.kind = ANY(${o.kinds}::text[]) ${o.fn === undefined ? empty : sql`AND u.fn = ${o.fn}`}
+      sum(u.pass)::float8 AS pass, sum(u.fail)::float8 AS fail, '{}'::int[] AS "latencyBuckets", '{}'::int[] AS "latencyCounts"
+    FROM ${rollupsOver(organizationId, ranges, o.kinds, o.fn)}
     GROUP BY 1, 2, 3, 4`);
+}
+
+/**
+ * The stored 'traces' rows over whole hours (the ranges), summed as the chart groups them, each group's latency
+ * histogram merged bucket by bucket here (SQL has no sum of arrays, and unnesting them would make a row per bucket
+ * again). The group's histograms come as one JSON text: PGlite parses every value of a result in JavaScript, and
+ * a 30-day read of the rows one by one (5,760 of them, two arrays each) took 130 ms on it, as JSON 20.
+ */
+export async function selectTraceRollups(db: DbClient, organizationId: string, ranges: TRange[], o: Omit<TRollupReadOptions, "kinds">): Promise<TRollupRow[]> {
+  if (ranges.length === 0) return [];
+  const rows = await db.sql.query<Pick<TRollupRow, "at" | "fn" | "traces" | "errors" | "costUsd"> & { histograms: string }>(sql`
+    SELECT ${atOf(o.bucket)} AS at, ${o.byFn ? sql`u.fn` : sql`NULL::text`} AS fn, sum(u.traces)::float8 AS traces, sum(u.errors)::float8 AS errors,
+      sum(u.cost_usd)::float8 AS "costUsd", json_agg(json_build_array(u.latency_buckets, u.latency_counts))::text AS histograms
+    FROM ${rollupsOver(organizationId, ranges, ["traces"], o.fn)}
+    GROUP BY 1, 2`);
+  return rows.map(({ histograms, ...r }) => {
+    const hist = new Map<number, number>();
+    for (const [buckets, counts] of JSON.parse(histograms) as Array<[number[], number[]]>) {
+      for (let i = 0; i < buckets.length; i++) hist.set(buckets[i]!, (hist.get(buckets[i]!) ?? 0) + counts[i]!);
+    }
+    const latencyBuckets = [...hist.keys()].sort((a, b) => a - b);
+    return {
+      ...r, kind: "traces", key: "", spans: 0, unpricedSpans: 0, inputTokens: null, outputTokens: null, totalTokens: null, pass: 0, fail: 0,
+      latencyBuckets, latencyCounts: latencyBuckets.map((b) => hist.get(b)!),
+    };
+  });
 }
 
 export interface TRollupState {
@@ -260,7 +303,7 @@ export async function recomputeRanges(db: DbClient, organizationId: string, rang
     WHERE u.organization_id = ${organizationId}::uuid AND u.hour >= r.s AND u.hour < r.e`);
   await db.sql.query(sql`
     INSERT INTO dashboard_rollups (organization_id, hour, fn, kind, key, traces, errors, spans, unpriced_spans,
-      input_tokens, output_tokens, total_tokens, cost_usd, pass, fail)
+      input_tokens, output_tokens, total_tokens, cost_usd, pass, fail, latency_buckets, latency_counts)
     ${aggregateSql(organizationId, ranges)}`);
 }
 

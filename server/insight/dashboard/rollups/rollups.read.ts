@@ -60,15 +60,13 @@ const acc = (): TAcc => ({ traces: 0, errors: 0, costUsd: null, hist: new Map() 
 const addCost = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : a + b);
 const decodeFn = (fn: string | null) => (fn === null || fn === "n" ? null : fn.slice(1));
 
+/** Adds a 'traces' row: its counts, and its histogram bucket by bucket (stored and raw rows alike). */
 function addTo(a: TAcc, r: q.TRollupRow) {
-  if (r.kind === "traces") {
-    a.traces += r.traces;
-    a.errors += r.errors;
-    a.costUsd = addCost(a.costUsd, r.costUsd);
-  } else if (r.kind === "latency") {
-    const b = Number(r.key);
-    a.hist.set(b, (a.hist.get(b) ?? 0) + r.traces);
-  }
+  a.traces += r.traces;
+  a.errors += r.errors;
+  a.costUsd = addCost(a.costUsd, r.costUsd);
+  const buckets = r.latencyBuckets;
+  for (let i = 0; i < buckets.length; i++) a.hist.set(buckets[i]!, (a.hist.get(buckets[i]!) ?? 0) + r.latencyCounts[i]!);
 }
 const percentilesOf = (a: TAcc) => ({ p50: histogramPercentile(a.hist, 0.5), p95: histogramPercentile(a.hist, 0.95), p99: histogramPercentile(a.hist, 0.99) });
 
@@ -78,7 +76,7 @@ async function rowsOf(db: DbClient, s: TDashboardScope, plan: TRollupPlan, kinds
   const origin = s.origin ?? s.from;
   const bucket = byBucket ? { stepSeconds: s.stepSeconds, origin } : undefined;
   const [rolled, raw] = await Promise.all([
-    q.selectRollups(db, s.organizationId, plan.rolled, { kinds, bucket, byFn, fn }),
+    kinds.includes("traces") ? q.selectTraceRollups(db, s.organizationId, plan.rolled, { bucket, byFn, fn }) : q.selectRollups(db, s.organizationId, plan.rolled, { kinds, bucket, byFn, fn }),
     q.selectAggregates(db, s.organizationId, plan.raw, fn, kinds),
   ]);
   const step = s.stepSeconds * 1000;
@@ -90,7 +88,7 @@ async function rowsOf(db: DbClient, s: TDashboardScope, plan: TRollupPlan, kinds
 
 export async function readBuckets(db: DbClient, s: TDashboardScope, plan: TRollupPlan): Promise<TBucketRow[]> {
   const by = new Map<number, TAcc>();
-  for (const r of await rowsOf(db, s, plan, ["traces", "latency"], true, false)) {
+  for (const r of await rowsOf(db, s, plan, ["traces"], true, false)) {
     const t = r.at!.getTime();
     if (!by.has(t)) by.set(t, acc());
     addTo(by.get(t)!, r);
@@ -104,7 +102,7 @@ export async function readBuckets(db: DbClient, s: TDashboardScope, plan: TRollu
 export async function readByFunction(db: DbClient, s: TDashboardScope, plan: TRollupPlan): Promise<TFunctionRow[]> {
   const by = new Map<string, TAcc>();
   const total = acc();
-  for (const r of await rowsOf(db, s, plan, ["traces", "latency"], false, true)) {
+  for (const r of await rowsOf(db, s, plan, ["traces"], false, true)) {
     if (!by.has(r.fn!)) by.set(r.fn!, acc());
     addTo(by.get(r.fn!)!, r);
     addTo(total, r);
