@@ -8,7 +8,9 @@ const executablePath = await findChromium();
 
 export default defineConfig({
   testDir: "e2e",
-  outputDir: "test-results",
+  // A folder of its own: Playwright empties its output folder when it starts, and `npm test` keeps the other
+  // stages' reports and logs in test-results/reports while the system tests run beside the journeys.
+  outputDir: "test-results/e2e",
   fullyParallel: false,
   workers: 1,
   retries: 0,
