@@ -91,9 +91,24 @@ export async function createEmptyPostgresDatabase(
   return { url: withDatabase(base, name), drop: dropper(servers, name) };
 }
 
+/**
+ * Drops the database on every node. On a Citus node a session can still be arriving (a coordinator's connection to a
+ * worker, the maintenance daemon) as FORCE ends the others: the drop is then refused as "being accessed by other
+ * users", and tried again a moment later.
+ */
 function dropper(servers: string[], name: string): () => Promise<void> {
   return async () => {
-    await Promise.all(servers.map((server) => withClient(server, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))));
+    await Promise.all(servers.map((server) => withClient(server, async (c) => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+          return;
+        } catch (error) {
+          if (attempt >= 10 || !/being accessed by other users/.test(String((error as Error).message))) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        }
+      }
+    })));
   };
 }
 
