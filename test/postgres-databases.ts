@@ -25,20 +25,23 @@ async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>)
 }
 
 /**
- * Runs `fn` again (up to three times, a second apart) when the coordinator could not reach a worker: with test
- * files creating and dropping databases on every node at once, a worker's connection is now and then refused
- * while it is busy ("failure on connection marked as essential").
+ * Runs `fn` again when it fails with an error matching `retryOn`, up to `attempts` times `delayMs` apart. By default
+ * when the coordinator could not reach a worker: with test files creating and dropping databases on every node at
+ * once, a worker's connection is now and then refused while it is busy ("failure on connection marked as essential").
  */
-async function withRetries<T>(fn: () => Promise<T>): Promise<T> {
+async function withRetries<T>(fn: () => Promise<T>, { retryOn = /connection/i, attempts = 3, delayMs = 1000 } = {}): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await fn();
     } catch (error) {
-      if (attempt >= 3 || !/connection/i.test(String((error as Error).message))) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      if (attempt >= attempts || !retryOn.test(String((error as Error).message))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
     }
   }
 }
+
+/** PostgreSQL's refusal to copy or drop a database while a session is still on it (or still leaving or arriving). */
+const stillAccessed = { retryOn: /being accessed by other users/, attempts: 20, delayMs: 250 };
 
 function withDatabase(url: string, name: string): string {
   const u = new URL(url);
@@ -98,17 +101,7 @@ export async function createEmptyPostgresDatabase(
  */
 function dropper(servers: string[], name: string): () => Promise<void> {
   return async () => {
-    await Promise.all(servers.map((server) => withClient(server, async (c) => {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-          return;
-        } catch (error) {
-          if (attempt >= 10 || !/being accessed by other users/.test(String((error as Error).message))) throw error;
-          await new Promise((resolve) => setTimeout(resolve, 500));
-        }
-      }
-    })));
+    await Promise.all(servers.map((server) => withClient(server, (c) => withRetries(() => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`), stillAccessed))));
   };
 }
 
@@ -142,17 +135,7 @@ export async function cloneTemplateDatabase(
   const servers = [base, ...workers];
   // PostgreSQL refuses a copy while a session is still leaving the template ("being accessed by other users"):
   // a terminated session can take a moment to go.
-  await Promise.all(servers.map((server) => withClient(server, async (c) => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await c.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
-        return;
-      } catch (error) {
-        if (attempt >= 20 || !/being accessed by other users/.test(String((error as Error).message))) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-    }
-  })));
+  await Promise.all(servers.map((server) => withClient(server, (c) => withRetries(() => c.query(`CREATE DATABASE ${name} TEMPLATE ${template}`), stillAccessed))));
   return { url: withDatabase(base, name), drop: dropper(servers, name) };
 }
 
